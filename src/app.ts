@@ -1,0 +1,59 @@
+import type { App as BoltApp } from "@slack/bolt";
+import type { FastifyInstance } from "fastify";
+import { createBolt } from "./chat/bolt.ts";
+import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
+import type { Deps } from "./deps.ts";
+import { channelRoutes } from "./features/channels/channels.routes.ts";
+import { installJobs } from "./features/install/install.jobs.ts";
+import { installListeners } from "./features/install/install.listeners.ts";
+import { installRoutes } from "./features/install/install.routes.ts";
+import { memberJobs } from "./features/members/members.jobs.ts";
+import { memberListeners } from "./features/members/members.listeners.ts";
+import { memberRoutes } from "./features/members/members.routes.ts";
+import { sessionRoutes } from "./features/session/session.routes.ts";
+import { systemRoutes } from "./features/system/system.routes.ts";
+import { buildServer } from "./http/server.ts";
+
+export interface Upbeat {
+  readonly deps: Deps;
+  readonly server: FastifyInstance;
+  readonly bolt: BoltApp;
+  /** Starts background work (queue workers, scheduler). Listening is the caller's choice. */
+  start(): Promise<void>;
+  /** Stops taking requests, lets in-flight ones finish (up to 10 s), stops the workers, closes the database. */
+  stop(): Promise<void>;
+}
+
+/** Wires every feature: routes, Slack listeners and jobs. */
+export async function buildApp(deps: Deps): Promise<Upbeat> {
+  const receiver = new FastifyReceiver();
+  const bolt = createBolt(deps, receiver, [installListeners, memberListeners]);
+  memberJobs(deps);
+  installJobs(deps);
+  const server = await buildServer(deps, [
+    systemRoutes,
+    chatRoutes(receiver),
+    installRoutes,
+    sessionRoutes,
+    memberRoutes,
+    channelRoutes,
+  ]);
+  let stopped = false;
+  return {
+    deps,
+    server,
+    bolt,
+    async start() {
+      await deps.queue.start();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      const closing = server.close();
+      const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+      await Promise.race([closing, grace]);
+      await deps.queue.stop().catch((err: unknown) => deps.log.warn({ err: String(err) }, "queue stop failed"));
+      await deps.database.close();
+    },
+  };
+}

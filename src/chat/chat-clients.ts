@@ -1,0 +1,47 @@
+import type { WebClient } from "@slack/web-api";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { findActiveInstallation } from "../features/install/installations.repo.ts";
+import { decryptSecret } from "../lib/crypto.ts";
+import { makeWebClient } from "./web-client.ts";
+
+export class InstallationGoneError extends Error {
+  constructor(readonly teamId: string) {
+    super(`installation ${teamId} is not active`);
+  }
+}
+
+/** Web API clients per workspace, built from the stored (encrypted) bot token. */
+export class ChatClients {
+  readonly #clients = new Map<string, { read: WebClient; post: WebClient }>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly db: Db,
+    private readonly encryptionKey: Buffer,
+  ) {}
+
+  /** A client without a token, for `oauth.v2.access`. */
+  anonymous(): WebClient {
+    return makeWebClient(this.config, undefined, "read");
+  }
+
+  /** Throws InstallationGoneError when the workspace uninstalled the app: no more calls for it. */
+  async forTeam(teamId: string, purpose: "read" | "post" = "read"): Promise<WebClient> {
+    const inst = await findActiveInstallation(this.db, teamId);
+    if (!inst) throw new InstallationGoneError(teamId);
+    const token = decryptSecret(this.encryptionKey, inst.botTokenEnc);
+    let pair = this.#clients.get(token);
+    if (!pair) {
+      pair = { read: makeWebClient(this.config, token, "read"), post: makeWebClient(this.config, token, "post") };
+      this.#clients.set(token, pair);
+    }
+    return pair[purpose];
+  }
+
+  async botToken(teamId: string): Promise<{ token: string; botUserId: string } | undefined> {
+    const inst = await findActiveInstallation(this.db, teamId);
+    if (!inst) return undefined;
+    return { token: decryptSecret(this.encryptionKey, inst.botTokenEnc), botUserId: inst.botUserId };
+  }
+}

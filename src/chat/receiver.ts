@@ -1,0 +1,118 @@
+import type { App, Receiver } from "@slack/bolt";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { rows } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { verifySlackSignature } from "./verify.ts";
+
+/** Slack gives up after 3 s; answer before that even if no listener acknowledged. */
+const ACK_DEADLINE_MS = 2_500;
+
+/** Transport only: Fastify verifies, parses and acknowledges; Bolt's listeners do the work. */
+export class FastifyReceiver implements Receiver {
+  #bolt: App | undefined;
+  init(app: App): void {
+    this.#bolt = app;
+  }
+  async start(): Promise<void> {}
+  async stop(): Promise<void> {}
+  get bolt(): App {
+    if (!this.#bolt) throw new Error("receiver not initialised by a Bolt App");
+    return this.#bolt;
+  }
+}
+
+type Body = Record<string, unknown>;
+
+function parseBody(raw: Buffer, contentType: string | undefined): Body | undefined {
+  const text = raw.toString("utf8");
+  try {
+    if ((contentType ?? "").includes("application/json")) return JSON.parse(text) as Body;
+    const form = Object.fromEntries(new URLSearchParams(text));
+    if (typeof form.payload === "string") return JSON.parse(form.payload) as Body;
+    return form;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Claims the event id; false when this event was already received (a Slack retry or a duplicate). */
+async function claimEvent(deps: Deps, eventId: string, teamId: string | undefined): Promise<boolean> {
+  const claimed = await rows<{ event_id: string }>(
+    deps.db,
+    sql`insert into chat_events (event_id, team_id, received_at)
+        values (${eventId}, ${teamId ?? null}, ${deps.clock.now().toISOString()})
+        on conflict (event_id) do nothing returning event_id`,
+  );
+  return claimed.length > 0;
+}
+
+async function handle(deps: Deps, receiver: FastifyReceiver, req: FastifyRequest, reply: FastifyReply) {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const contentType = req.headers["content-type"];
+  // Slack's certificate probe for slash commands is unsigned and carries nothing to process.
+  if (!contentType?.includes("json") && /(^|&)ssl_check=1(&|$)/.test(raw.toString("utf8"))) return reply.send("");
+
+  const check = verifySlackSignature(
+    deps.config.chatSigningSecret,
+    raw,
+    {
+      signature: req.headers["x-slack-signature"] as string | undefined,
+      timestamp: req.headers["x-slack-request-timestamp"] as string | undefined,
+    },
+    deps.clock.now().getTime(),
+  );
+  if (!check.ok) {
+    req.log.warn({ reason: check.reason }, "refused unsigned chat request");
+    return reply.status(401).send({ error: "Invalid request signature" });
+  }
+  const body = parseBody(raw, contentType);
+  if (!body) return reply.status(400).send({ error: "Malformed body" });
+  if (body.type === "url_verification") return reply.send({ challenge: body.challenge });
+
+  if (body.type === "event_callback" && typeof body.event_id === "string") {
+    const first = await claimEvent(deps, body.event_id, body.team_id as string | undefined);
+    if (!first) return reply.send("");
+  }
+
+  const retryNum = Number(req.headers["x-slack-retry-num"] ?? 0);
+  let acked = false;
+  const response = new Promise<unknown>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ACK_DEADLINE_MS);
+    const ack = async (res?: unknown) => {
+      if (acked) return;
+      acked = true;
+      clearTimeout(timer);
+      resolve(res);
+    };
+    receiver.bolt
+      .processEvent({
+        body,
+        ack,
+        ...(retryNum ? { retryNum, retryReason: String(req.headers["x-slack-retry-reason"] ?? "") } : {}),
+      })
+      .catch((err: unknown) => {
+        req.log.error({ err: err instanceof Error ? err.message : String(err) }, "chat listener failed");
+        void ack();
+      });
+  });
+  const result = await response;
+  if (result === undefined || result === "") return reply.send("");
+  if (typeof result === "string") return reply.type("text/plain; charset=utf-8").send(result);
+  return reply.send(result);
+}
+
+export function chatRoutes(receiver: FastifyReceiver) {
+  return async (app: FastifyInstance, deps: Deps): Promise<void> => {
+    // Encapsulated so the raw-body parser applies only to the Slack endpoints.
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, req, reply);
+      scope.post("/chat/events", route);
+      scope.post("/chat/interactions", route);
+      // Slack also posts slash commands wherever the app is told; one URL for all is simplest to configure.
+      scope.post("/chat/commands", route);
+    });
+  };
+}

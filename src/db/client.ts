@@ -1,0 +1,99 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations, sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything that runs queries: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  readonly kind: "pglite" | "postgres";
+  readonly db: Db;
+  /** Set for the embedded database (pg-boss and the test snapshot need the instance itself). */
+  readonly pglite?: PGlite;
+  /** Set for a PostgreSQL server. */
+  readonly pool?: pg.Pool;
+  readonly url: string;
+  /** Resolves when the database answers `select 1` within the timeout, rejects otherwise. */
+  ping(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface OpenOptions {
+  /** A PGlite data dir dump to start from (tests clone a migrated template this way). */
+  loadDataDir?: Blob | File;
+  poolMax?: number;
+}
+
+export async function openDatabase(url: string, opts: OpenOptions = {}): Promise<Database> {
+  if (url.startsWith("pglite://")) {
+    const where = url.slice("pglite://".length);
+    const memory = where === "memory" || where === "";
+    if (!memory) mkdirSync(where, { recursive: true });
+    const pglite = await PGlite.create(memory ? undefined : where, {
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    });
+    const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+    let closed = false;
+    return {
+      kind: "pglite",
+      db,
+      pglite,
+      url,
+      async ping(timeoutMs) {
+        if (closed || pglite.closed) throw new Error("database is closed");
+        await withTimeout(pglite.query("select 1"), timeoutMs, "database ping");
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        if (!pglite.closed) await pglite.close();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolMax ?? 10,
+    connectionTimeoutMillis: 2_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  let closed = false;
+  return {
+    kind: "postgres",
+    db,
+    pool,
+    url,
+    async ping(timeoutMs) {
+      await withTimeout(pool.query("select 1"), timeoutMs, "database ping");
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** Rows of a raw query, whichever driver ran it. */
+export async function rows<T>(ex: Executor, query: ReturnType<typeof sql>): Promise<T[]> {
+  const res = (await ex.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
+}

@@ -1,0 +1,77 @@
+import type { WebClient } from "@slack/web-api";
+import pino, { type Logger } from "pino";
+import { ChatClients } from "./chat/chat-clients.ts";
+import type { Config } from "./config.ts";
+import { type Database, type Db, openDatabase } from "./db/client.ts";
+import { runMigrations } from "./db/migrate.ts";
+import { JobQueue, type QueueSettings } from "./jobs/queue.ts";
+import { type Clock, systemClock } from "./lib/clock.ts";
+import { deriveKey } from "./lib/crypto.ts";
+
+/** The composition root: everything a route, listener, job or tool needs, passed as one value. */
+export interface Deps {
+  readonly config: Config;
+  readonly database: Database;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly queue: JobQueue;
+  readonly chat: ChatClients;
+  readonly keys: {
+    readonly loginToken: Buffer;
+    readonly oauthState: Buffer;
+    readonly tokenEncryption: Buffer;
+  };
+}
+
+export type { WebClient };
+
+export function createLogger(config: Pick<Config, "logLevel">, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: "upbeat" },
+      // Secrets never reach the logs, whatever a caller passes.
+      redact: {
+        paths: [
+          "req.headers.authorization",
+          "req.headers.cookie",
+          "req.headers['x-slack-signature']",
+          "headers.authorization",
+          "headers.cookie",
+          "token",
+          "*.token",
+          "botToken",
+          "*.botToken",
+          "access_token",
+          "*.access_token",
+        ],
+        censor: "[redacted]",
+      },
+    },
+    destination,
+  );
+}
+
+export interface BuildDepsOptions {
+  clock?: Clock;
+  log?: Logger;
+  database?: Database;
+  queue?: Partial<QueueSettings>;
+  migrate?: boolean;
+}
+
+export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Promise<Deps> {
+  const log = opts.log ?? createLogger(config);
+  const database = opts.database ?? (await openDatabase(config.databaseUrl));
+  if (opts.migrate !== false) await runMigrations(database);
+  const clock = opts.clock ?? systemClock;
+  const keys = {
+    loginToken: deriveKey(config.sessionSecretKey, "login-token"),
+    oauthState: deriveKey(config.sessionSecretKey, "oauth-state"),
+    tokenEncryption: deriveKey(config.sessionSecretKey, "token-encryption"),
+  };
+  const queue = new JobQueue(database, log, opts.queue);
+  const chat = new ChatClients(config, database.db, keys.tokenEncryption);
+  return { config, database, db: database.db, clock, log, queue, chat, keys };
+}

@@ -1,0 +1,118 @@
+import type { Deps } from "../../deps.ts";
+import { encryptSecret } from "../../lib/crypto.ts";
+import { signToken, verifyToken } from "../../lib/signed-token.ts";
+import { ensureAdmin } from "../members/members.repo.ts";
+import { issueLoginToken } from "../session/login-token.ts";
+import { claimNonce } from "../session/sessions.repo.ts";
+import { upsertInstallation } from "./installations.repo.ts";
+
+export const BOT_SCOPES = [
+  "app_mentions:read",
+  "channels:history",
+  "channels:read",
+  "chat:write",
+  "commands",
+  "im:history",
+  "im:write",
+  "reactions:write",
+  "team:read",
+  "users:read",
+  "users:read.email",
+] as const;
+
+export const STATE_TTL_SECONDS = 10 * 60;
+
+export function redirectUri(deps: Pick<Deps, "config">): string {
+  return `${deps.config.appUrl}/oauth/callback`;
+}
+
+export function installUrl(deps: Pick<Deps, "config" | "keys" | "clock">): string {
+  const state = signToken(deps.keys.oauthState, { iat: Math.floor(deps.clock.now().getTime() / 1000) });
+  const url = new URL(deps.config.chatOauthUrl);
+  url.searchParams.set("client_id", deps.config.chatClientId);
+  url.searchParams.set("scope", BOT_SCOPES.join(","));
+  url.searchParams.set("redirect_uri", redirectUri(deps));
+  url.searchParams.set("state", state);
+  return url.toString();
+}
+
+export class InstallError extends Error {}
+
+/** Checks signature, age and single use of the state; throws InstallError with a message for the person. */
+async function spendState(deps: Deps, state: string | undefined): Promise<void> {
+  const now = deps.clock.now();
+  const v = verifyToken(deps.keys.oauthState, state, now.getTime(), STATE_TTL_SECONDS);
+  if (!v.ok) {
+    throw new InstallError(
+      v.reason === "expired"
+        ? "The install link expired (it works for 10 minutes). Please start the install again."
+        : "The install request could not be verified. Please start the install again.",
+    );
+  }
+  const expiresAt = new Date((v.payload.iat + STATE_TTL_SECONDS + 120) * 1000);
+  if (!(await claimNonce(deps.db, v.payload.nonce, "oauth", now, expiresAt))) {
+    throw new InstallError("This install link was already used. Please start the install again.");
+  }
+}
+
+interface OAuthAccess {
+  ok?: boolean;
+  access_token?: string;
+  scope?: string;
+  bot_user_id?: string;
+  team?: { id?: string; name?: string };
+  authed_user?: { id?: string };
+}
+
+/** Exchanges the code, stores the installation and its installer as admin, queues the member sync. Returns the login token. */
+export async function completeInstall(
+  deps: Deps,
+  query: { code?: string; state?: string; error?: string },
+): Promise<{ teamId: string; userId: string; loginToken: string }> {
+  if (query.error) {
+    await spendState(deps, query.state).catch(() => {});
+    throw new InstallError(
+      query.error === "access_denied"
+        ? "The install was cancelled in Slack."
+        : "Slack reported an error during the install.",
+    );
+  }
+  await spendState(deps, query.state);
+  if (!query.code) throw new InstallError("Slack did not send an authorisation code. Please start the install again.");
+
+  let access: OAuthAccess;
+  try {
+    access = (await deps.chat.anonymous().oauth.v2.access({
+      client_id: deps.config.chatClientId,
+      client_secret: deps.config.chatClientSecret,
+      code: query.code,
+      redirect_uri: redirectUri(deps),
+    })) as OAuthAccess;
+  } catch {
+    throw new InstallError("Slack did not accept the authorisation. Please start the install again.");
+  }
+  const teamId = access.team?.id;
+  const userId = access.authed_user?.id;
+  if (!access.access_token || !teamId || !userId || !access.bot_user_id) {
+    throw new InstallError("Slack's answer was incomplete. Please start the install again.");
+  }
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await upsertInstallation(
+      tx,
+      {
+        teamId,
+        teamName: access.team?.name ?? teamId,
+        botUserId: access.bot_user_id!,
+        botTokenEnc: encryptSecret(deps.keys.tokenEncryption, access.access_token!),
+        scopes: access.scope ?? "",
+        installerUserId: userId,
+      },
+      now,
+    );
+    await ensureAdmin(tx, teamId, userId, now);
+    await deps.queue.enqueue("members.sync", { teamId }, { tx });
+    await deps.queue.enqueue("install.welcome", { teamId, userId }, { tx });
+  });
+  return { teamId, userId, loginToken: issueLoginToken(deps, teamId, userId) };
+}

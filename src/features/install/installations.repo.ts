@@ -1,0 +1,51 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { installations } from "../../db/schema.ts";
+
+export type Installation = typeof installations.$inferSelect;
+
+export async function findInstallation(ex: Executor, teamId: string): Promise<Installation | undefined> {
+  const [row] = await ex.select().from(installations).where(eq(installations.teamId, teamId)).limit(1);
+  return row;
+}
+
+export async function findActiveInstallation(ex: Executor, teamId: string): Promise<Installation | undefined> {
+  const [row] = await ex
+    .select()
+    .from(installations)
+    .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt)))
+    .limit(1);
+  return row;
+}
+
+/** Insert or refresh the installation; reinstalling clears `uninstalled_at`. */
+export async function upsertInstallation(
+  ex: Executor,
+  row: Omit<Installation, "installedAt" | "updatedAt" | "uninstalledAt">,
+  now: Date,
+): Promise<void> {
+  await ex
+    .insert(installations)
+    .values({ ...row, installedAt: now, updatedAt: now, uninstalledAt: null })
+    .onConflictDoUpdate({
+      target: installations.teamId,
+      set: {
+        teamName: row.teamName,
+        botUserId: row.botUserId,
+        botTokenEnc: row.botTokenEnc,
+        scopes: row.scopes,
+        installerUserId: row.installerUserId,
+        updatedAt: now,
+        uninstalledAt: null,
+      },
+    });
+}
+
+export async function markUninstalled(ex: Executor, teamId: string, now: Date): Promise<boolean> {
+  const res = await ex
+    .update(installations)
+    .set({ uninstalledAt: now, updatedAt: now })
+    .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt)))
+    .returning({ teamId: installations.teamId });
+  return res.length > 0;
+}

@@ -1,0 +1,9 @@
+import type { App } from "@slack/bolt";
+import type { Deps } from "../../deps.ts";
+import { applySlackUser } from "./members.service.ts";
+import type { SlackUser } from "./members.slack.ts";
+
+export function memberListeners(bolt: App, deps: Deps): void {
+  bolt.event("team_join", async ({ event, body }) => applySlackUser(deps, body.team_id, event.user as SlackUser));
+  bolt.event("user_change", async ({ event, body }) => applySlackUser(deps, body.team_id, event.user as SlackUser));
+}

@@ -1,0 +1,103 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { type Executor, rows } from "../../db/client.ts";
+import { members } from "../../db/schema.ts";
+
+export type MemberRow = typeof members.$inferSelect;
+export type Role = "admin" | "member";
+
+/** What Slack tells us about a person, reduced to what we keep. */
+export interface SlackPerson {
+  userId: string;
+  realName: string;
+  displayName: string;
+  email: string;
+  tz: string;
+  active: boolean;
+  slackAdmin: boolean;
+}
+
+export async function findMember(ex: Executor, teamId: string, userId: string): Promise<MemberRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(members)
+    .where(and(eq(members.teamId, teamId), eq(members.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+export async function listMembers(ex: Executor, teamId: string): Promise<MemberRow[]> {
+  return ex
+    .select()
+    .from(members)
+    .where(eq(members.teamId, teamId))
+    .orderBy(asc(members.realName), asc(members.userId));
+}
+
+/**
+ * Insert or refresh people from Slack. Slack admins and owners become admins; a role set in the
+ * dashboard is never lowered by a sync.
+ */
+export async function upsertPeople(ex: Executor, teamId: string, people: SlackPerson[], now: Date): Promise<void> {
+  if (people.length === 0) return;
+  await ex
+    .insert(members)
+    .values(
+      people.map((p) => ({
+        teamId,
+        userId: p.userId,
+        realName: p.realName,
+        displayName: p.displayName,
+        email: p.email,
+        tz: p.tz,
+        active: p.active,
+        role: (p.slackAdmin ? "admin" : "member") as Role,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [members.teamId, members.userId],
+      set: {
+        realName: sql`excluded.real_name`,
+        displayName: sql`excluded.display_name`,
+        email: sql`excluded.email`,
+        tz: sql`excluded.tz`,
+        active: sql`excluded.active`,
+        role: sql`case when excluded.role = 'admin' then 'admin' else ${members.role} end`,
+        updatedAt: now,
+      },
+    });
+}
+
+export async function setMemberRole(
+  ex: Executor,
+  teamId: string,
+  userId: string,
+  role: Role,
+  now: Date,
+): Promise<void> {
+  await ex
+    .update(members)
+    .set({ role, updatedAt: now })
+    .where(and(eq(members.teamId, teamId), eq(members.userId, userId)));
+}
+
+/** Locks the workspace's active admins for the rest of the transaction, so two demotions cannot both pass the guard. */
+export async function lockActiveAdmins(ex: Executor, teamId: string): Promise<string[]> {
+  const found = await rows<{ user_id: string }>(
+    ex,
+    sql`select user_id from members where team_id = ${teamId} and role = 'admin' and active order by user_id for update`,
+  );
+  return found.map((r) => r.user_id);
+}
+
+/** The installer is an admin from the first second; names arrive with the member sync. */
+export async function ensureAdmin(ex: Executor, teamId: string, userId: string, now: Date): Promise<void> {
+  await ex
+    .insert(members)
+    .values({ teamId, userId, realName: userId, role: "admin", active: true, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [members.teamId, members.userId],
+      set: { role: "admin", active: true, updatedAt: now },
+    });
+}

@@ -1,0 +1,89 @@
+import type { Deps } from "../../deps.ts";
+import { badRequest, notFound, upstreamFailed } from "../../http/errors.ts";
+import {
+  findMember,
+  listMembers,
+  lockActiveAdmins,
+  type MemberRow,
+  type Role,
+  setMemberRole,
+  upsertPeople,
+} from "./members.repo.ts";
+import { isPerson, listSlackPeople, type SlackUser, toPerson } from "./members.slack.ts";
+
+export interface MemberView {
+  user_id: string;
+  real_name: string;
+  email: string;
+  tz: string;
+  active: boolean;
+  role: Role;
+}
+
+export function presentMember(m: MemberRow): MemberView {
+  return { user_id: m.userId, real_name: m.realName, email: m.email, tz: m.tz, active: m.active, role: m.role };
+}
+
+type MemberDeps = Pick<Deps, "db" | "chat" | "clock">;
+
+/** Pages through users.list and stores each page as it arrives, so memory stays flat for big workspaces. */
+export async function syncMembers(deps: MemberDeps, teamId: string): Promise<number> {
+  const client = await deps.chat.forTeam(teamId, "read");
+  let count = 0;
+  for await (const people of listSlackPeople(client)) {
+    await upsertPeople(deps.db, teamId, people, deps.clock.now());
+    count += people.length;
+  }
+  return count;
+}
+
+/** team_join / user_change carry the full user object. */
+export async function applySlackUser(deps: Pick<Deps, "db" | "clock">, teamId: string, user: SlackUser): Promise<void> {
+  if (!isPerson(user)) return;
+  await upsertPeople(deps.db, teamId, [toPerson(user)], deps.clock.now());
+}
+
+export async function listMemberViews(deps: Pick<Deps, "db">, teamId: string): Promise<MemberView[]> {
+  return (await listMembers(deps.db, teamId)).map(presentMember);
+}
+
+function slackErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; data?: { error?: string } };
+  return e?.code === "slack_webapi_platform_error" ? e.data?.error : undefined;
+}
+
+export async function inviteMember(deps: MemberDeps, teamId: string, userId: string): Promise<MemberView> {
+  const client = await deps.chat.forTeam(teamId, "read");
+  let user: SlackUser | undefined;
+  try {
+    user = (await client.users.info({ user: userId })).user as SlackUser | undefined;
+  } catch (err) {
+    const code = slackErrorCode(err);
+    if (code === "user_not_found" || code === "invalid_arguments") throw badRequest(`Unknown Slack user: ${userId}`);
+    throw upstreamFailed("Could not reach Slack to look up the user");
+  }
+  if (!user?.id) throw badRequest(`Unknown Slack user: ${userId}`);
+  if (!isPerson(user)) throw badRequest("Bots and apps cannot be members");
+  if (user.deleted) throw badRequest("This Slack user is deactivated");
+  await upsertPeople(deps.db, teamId, [toPerson(user)], deps.clock.now());
+  const row = await findMember(deps.db, teamId, user.id);
+  return presentMember(row!);
+}
+
+export async function changeRole(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  userId: string,
+  role: Role,
+): Promise<{ ok: true; user_id: string; role: Role }> {
+  return deps.db.transaction(async (tx) => {
+    const admins = await lockActiveAdmins(tx, teamId);
+    const member = await findMember(tx, teamId, userId);
+    if (!member) throw notFound("Member not found");
+    if (role === "member" && member.role === "admin" && admins.length === 1 && admins[0] === userId) {
+      throw badRequest("The workspace must keep at least one admin");
+    }
+    if (member.role !== role) await setMemberRole(tx, teamId, userId, role, deps.clock.now());
+    return { ok: true as const, user_id: userId, role };
+  });
+}

@@ -1,0 +1,43 @@
+import type { WebClient } from "@slack/web-api";
+import type { SlackPerson } from "./members.repo.ts";
+
+/** The user object shape Slack sends in users.list, users.info, team_join and user_change. */
+export interface SlackUser {
+  id?: string;
+  deleted?: boolean;
+  is_bot?: boolean;
+  is_app_user?: boolean;
+  is_admin?: boolean;
+  is_owner?: boolean;
+  real_name?: string;
+  name?: string;
+  tz?: string;
+  profile?: { real_name?: string; display_name?: string; email?: string };
+}
+
+/** Slackbot is not flagged as a bot by Slack, so it is excluded by id. */
+export function isPerson(u: SlackUser): boolean {
+  return Boolean(u.id) && u.id !== "USLACKBOT" && !u.is_bot && !u.is_app_user;
+}
+
+export function toPerson(u: SlackUser): SlackPerson {
+  return {
+    userId: u.id!,
+    realName: u.profile?.real_name || u.real_name || u.name || u.id!,
+    displayName: u.profile?.display_name || u.name || "",
+    email: u.profile?.email ?? "",
+    tz: u.tz || "UTC",
+    active: !u.deleted,
+    slackAdmin: Boolean(u.is_admin || u.is_owner),
+  };
+}
+
+/** Every person of the workspace, following users.list cursors. */
+export async function* listSlackPeople(client: WebClient, pageSize = 200): AsyncGenerator<SlackPerson[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await client.users.list({ limit: pageSize, ...(cursor ? { cursor } : {}) });
+    yield ((page.members ?? []) as SlackUser[]).filter(isPerson).map(toPerson);
+    cursor = page.response_metadata?.next_cursor || undefined;
+  } while (cursor);
+}

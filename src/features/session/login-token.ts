@@ -1,0 +1,42 @@
+import type { Deps } from "../../deps.ts";
+import { signToken, verifyToken } from "../../lib/signed-token.ts";
+import { claimNonce } from "./sessions.repo.ts";
+
+export const LOGIN_TOKEN_TTL_SECONDS = 5 * 60;
+
+/** DESIGN.md §3: base64url(JSON {team_id, user_id, iat, nonce}) + "." + base64url(HMAC-SHA256), 5 minutes, single use. */
+export function issueLoginToken(deps: Pick<Deps, "keys" | "clock">, teamId: string, userId: string): string {
+  return signToken(deps.keys.loginToken, {
+    team_id: teamId,
+    user_id: userId,
+    iat: Math.floor(deps.clock.now().getTime() / 1000),
+  });
+}
+
+export function loginUrl(deps: Pick<Deps, "keys" | "clock" | "config">, teamId: string, userId: string): string {
+  return `${deps.config.appUrl}/dashboard/login?t=${encodeURIComponent(issueLoginToken(deps, teamId, userId))}`;
+}
+
+export type RedeemResult =
+  | { ok: true; teamId: string; userId: string }
+  | { ok: false; reason: "malformed" | "forged" | "expired" | "used" };
+
+/** Verifies and spends the token: the nonce is recorded, so the same token never opens a second session. */
+export async function redeemLoginToken(
+  deps: Pick<Deps, "keys" | "clock" | "db">,
+  token: string | undefined,
+): Promise<RedeemResult> {
+  const now = deps.clock.now();
+  const v = verifyToken<{ team_id: unknown; user_id: unknown }>(
+    deps.keys.loginToken,
+    token,
+    now.getTime(),
+    LOGIN_TOKEN_TTL_SECONDS,
+  );
+  if (!v.ok) return v;
+  const { team_id, user_id, nonce, iat } = v.payload;
+  if (typeof team_id !== "string" || typeof user_id !== "string") return { ok: false, reason: "malformed" };
+  const expiresAt = new Date((iat + LOGIN_TOKEN_TTL_SECONDS + 120) * 1000);
+  if (!(await claimNonce(deps.db, nonce, "login", now, expiresAt))) return { ok: false, reason: "used" };
+  return { ok: true, teamId: team_id, userId: user_id };
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Deps } from "../../deps.ts";
+import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.ts";
+import { randomToken, sha256Hex } from "../../lib/crypto.ts";
+import { escapeHtml, htmlPage } from "../../lib/html.ts";
+import { findMember } from "../members/members.repo.ts";
+import { redeemLoginToken } from "./login-token.ts";
+import { deleteSession, findSessionUser, insertSession } from "./sessions.repo.ts";
+
+const REASONS: Record<string, string> = {
+  malformed: "This sign-in link is not valid.",
+  forged: "This sign-in link is not valid.",
+  expired: "This sign-in link has expired. Links work for 5 minutes.",
+  used: "This sign-in link was already used. Each link works once.",
+  member: "Your Slack account is not an active member of this workspace in Upbeat.",
+};
+
+function signInHelp(reason: string): string {
+  return htmlPage(
+    "Sign in to Upbeat",
+    `<h1>Sign in from Slack</h1><p>${escapeHtml(reason)}</p>
+<p>Type <code>/upbeat</code> in Slack and press <strong>Open dashboard</strong>, or open the Upbeat app's Home tab, to get a fresh link.</p>`,
+  );
+}
+
+async function exchange(deps: Deps, req: FastifyRequest<{ Querystring: { t?: string } }>, reply: FastifyReply) {
+  const result = await redeemLoginToken(deps, req.query.t);
+  if (!result.ok) {
+    const status = result.reason === "expired" || result.reason === "used" ? 410 : 400;
+    return reply.status(status).type("text/html; charset=utf-8").send(signInHelp(REASONS[result.reason]!));
+  }
+  const member = await findMember(deps.db, result.teamId, result.userId);
+  if (!member?.active) return reply.status(403).type("text/html; charset=utf-8").send(signInHelp(REASONS.member!));
+  const now = deps.clock.now();
+  const raw = randomToken(32);
+  await insertSession(deps.db, {
+    idHash: sha256Hex(raw),
+    teamId: result.teamId,
+    userId: result.userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+  });
+  reply.setCookie(SESSION_COOKIE, raw, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: true,
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  return reply.redirect("/dashboard", 302);
+}
+
+/** Until the web dashboard is built, /dashboard says who is signed in. */
+async function placeholder(deps: Deps, req: FastifyRequest, reply: FastifyReply) {
+  const raw = req.cookies[SESSION_COOKIE];
+  const user = raw ? await findSessionUser(deps.db, sha256Hex(raw), deps.clock.now()) : undefined;
+  if (!user) return reply.status(401).type("text/html; charset=utf-8").send(signInHelp("You are not signed in."));
+  return reply
+    .type("text/html; charset=utf-8")
+    .send(
+      htmlPage(
+        "Upbeat dashboard",
+        `<h1>Upbeat</h1><p>Signed in as <strong>${escapeHtml(user.userId)}</strong> (${escapeHtml(user.role)}) in <strong>${escapeHtml(user.teamName)}</strong>.</p>`,
+      ),
+    );
+}
+
+export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Querystring: { t?: string } }>("/dashboard/login", (req, reply) => exchange(deps, req, reply));
+  app.get<{ Querystring: { t?: string } }>("/dashboard", (req, reply) =>
+    req.query.t !== undefined ? exchange(deps, req, reply) : placeholder(deps, req, reply),
+  );
+
+  app.post("/dashboard/api/logout", async (req, reply) => {
+    requireSession(req);
+    const raw = req.cookies[SESSION_COOKIE];
+    if (raw) await deleteSession(deps.db, sha256Hex(raw));
+    reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: true });
+    return { ok: true };
+  });
+
+  app.get("/dashboard/api/me", async (req) => {
+    const s = requireSession(req);
+    return { user_id: s.userId, team_id: s.teamId, team_name: s.teamName, role: s.role };
+  });
+}

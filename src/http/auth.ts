@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Deps } from "../deps.ts";
+import { extendSession, findSessionUser, type SessionUser } from "../features/session/sessions.repo.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { AppError, forbidden, unauthorized } from "./errors.ts";
+import { hitRateLimit } from "./rate-limit.ts";
+
+export const SESSION_COOKIE = "svc_session";
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Sliding expiry is written at most once an hour per session, not on every request. */
+const EXTEND_AFTER_MS = 3600 * 1000;
+const DASHBOARD_API_PER_MINUTE = 600;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    session: SessionUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Route needs role admin. */
+    admin?: boolean;
+    /** Route under /dashboard/api that works without a session. */
+    public?: boolean;
+  }
+}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function sameSiteOrigin(origin: string, req: FastifyRequest, appUrl: string): boolean {
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (o.origin === new URL(appUrl).origin) return true;
+  // Behind a proxy or on a dev port the request's own host is the site.
+  return o.host === req.headers.host;
+}
+
+export function requireSession(req: FastifyRequest): SessionUser {
+  if (!req.session) throw unauthorized();
+  return req.session;
+}
+
+/**
+ * Every /dashboard/api route needs a session (401), admin routes need the admin role (403), checked
+ * before the body is even parsed. Mutations must be same-site and JSON.
+ */
+export function registerAuth(app: FastifyInstance, deps: Deps): void {
+  app.decorateRequest("session", null);
+  app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
+    const url = req.routeOptions.url;
+    if (!url?.startsWith("/dashboard/api/")) return;
+    if (MUTATING.has(req.method)) {
+      const origin = req.headers.origin;
+      if (origin && !sameSiteOrigin(origin, req, deps.config.appUrl))
+        throw new AppError(403, "cross_site", "Cross-site request refused");
+      const type = req.headers["content-type"];
+      const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+      if (hasBody && !(type ?? "").toLowerCase().startsWith("application/json")) {
+        throw new AppError(415, "unsupported_media_type", "Request body must be application/json");
+      }
+    }
+    if (req.routeOptions.config.public) return;
+    const raw = req.cookies[SESSION_COOKIE];
+    if (!raw || raw.length > 200) throw unauthorized();
+    const idHash = sha256Hex(raw);
+    const now = deps.clock.now();
+    const user = await findSessionUser(deps.db, idHash, now);
+    if (!user) throw unauthorized();
+    req.session = user;
+    if (user.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - EXTEND_AFTER_MS) {
+      await extendSession(deps.db, idHash, new Date(now.getTime() + SESSION_TTL_MS));
+    }
+    const rate = await hitRateLimit(deps.db, `session:${idHash.slice(0, 32)}`, DASHBOARD_API_PER_MINUTE, now);
+    if (!rate.allowed) {
+      reply.header("retry-after", String(rate.retryAfterSeconds));
+      throw new AppError(429, "rate_limited", "Too many requests");
+    }
+    if (req.routeOptions.config.admin && user.role !== "admin") throw forbidden();
+  });
+}

@@ -1,0 +1,18 @@
+/** One error family; the handler turns it into `{"error": message}` with its status. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code = "bad_request") => new AppError(400, code, message);
+export const unauthorized = () => new AppError(401, "unauthorized", "Unauthorized");
+export const forbidden = (message = "Admin required") => new AppError(403, "forbidden", message);
+export const notFound = (message = "Not found") => new AppError(404, "not_found", message);
+export const conflict = (message: string) => new AppError(409, "conflict", message);
+export const tooMany = (message = "Too many requests") => new AppError(429, "rate_limited", message);
+export const upstreamFailed = (message: string) => new AppError(500, "upstream_failed", message);

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.ts";
+
+export interface RateDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Fixed one-minute windows counted in the database, so every instance shares the count.
+ * Old windows are pruned now and then by the same statement's caller (cheap: keyed by window start).
+ */
+export async function hitRateLimit(
+  ex: Executor,
+  bucket: string,
+  limitPerMinute: number,
+  now: Date,
+): Promise<RateDecision> {
+  const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const [row] = await rows<{ count: number }>(
+    ex,
+    sql`insert into rate_limits (bucket, window_start, count) values (${bucket}, ${windowStart.toISOString()}, 1)
+        on conflict (bucket, window_start) do update set count = rate_limits.count + 1
+        returning count`,
+  );
+  const count = Number(row?.count ?? 1);
+  const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + 60_000 - now.getTime()) / 1000));
+  if (Math.random() < 0.01) {
+    await ex.execute(
+      sql`delete from rate_limits where window_start < ${new Date(now.getTime() - 120_000).toISOString()}`,
+    );
+  }
+  return { allowed: count <= limitPerMinute, retryAfterSeconds };
+}

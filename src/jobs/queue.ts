@@ -1,0 +1,173 @@
+import { sql } from "drizzle-orm";
+import { fromDrizzle, fromPglite, type Job, type JobResult, PgBoss } from "pg-boss";
+import type { Logger } from "pino";
+import type { Database, Tx } from "../db/client.ts";
+
+/**
+ * Payloads of every job, by queue name. Features add their own with declaration merging:
+ * `declare module "../../jobs/queue.ts" { interface JobPayloads { "x.y": {...} } }`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: extended by features through declaration merging
+export interface JobPayloads {}
+export type JobName = keyof JobPayloads & string;
+
+export type JobHandler<N extends JobName> = (
+  payload: JobPayloads[N],
+  job: { id: string; retryCount: number },
+) => Promise<void>;
+
+export interface QueueSettings {
+  /** Start polling workers (false in tests, which drain by hand). */
+  workers: boolean;
+  /** Seconds before the first retry; doubled on every further retry. */
+  retryDelaySeconds: number;
+  retryLimit: number;
+  pollingIntervalSeconds: number;
+  batchSize: number;
+}
+
+export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
+  workers: true,
+  retryDelaySeconds: 5,
+  // 5 s doubling, capped at an hour: about a day of attempts, then the job fails for good.
+  retryLimit: 30,
+  pollingIntervalSeconds: 1,
+  batchSize: 25,
+};
+
+interface Registered {
+  handler: JobHandler<JobName>;
+  concurrency: number;
+}
+
+export interface EnqueueOptions {
+  /** Enqueue inside this open transaction: the job exists only if the transaction commits. */
+  tx?: Tx;
+  startAfter?: Date;
+  /** A job with the same key that is still queued or active is not created twice. */
+  singletonKey?: string;
+}
+
+/** Durable jobs in the database (pg-boss), on the embedded database and on a server alike. */
+export class JobQueue {
+  readonly #boss: PgBoss;
+  readonly #handlers = new Map<string, Registered>();
+  readonly #settings: QueueSettings;
+  readonly #log: Logger;
+  #started = false;
+
+  constructor(database: Database, log: Logger, settings: Partial<QueueSettings> = {}) {
+    this.#settings = { ...DEFAULT_QUEUE_SETTINGS, ...settings };
+    this.#log = log.child({ component: "queue" });
+    this.#boss =
+      database.kind === "pglite"
+        ? new PgBoss({
+            db: fromPglite(database.pglite!),
+            backend: "pglite",
+            schedule: false,
+            supervise: this.#settings.workers,
+          })
+        : new PgBoss({ connectionString: database.url, max: 5, schedule: false, supervise: this.#settings.workers });
+    this.#boss.on("error", (err: Error) => this.#log.warn({ err: err.message }, "job queue error"));
+  }
+
+  register<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number } = {}): void {
+    if (this.#started) throw new Error(`register ${name} before start()`);
+    this.#handlers.set(name, { handler: handler as JobHandler<JobName>, concurrency: opts.concurrency ?? 4 });
+  }
+
+  get names(): string[] {
+    return [...this.#handlers.keys()];
+  }
+
+  async start(): Promise<void> {
+    await this.#boss.start();
+    const s = this.#settings;
+    for (const name of this.#handlers.keys()) {
+      const options = {
+        retryLimit: s.retryLimit,
+        retryDelay: s.retryDelaySeconds,
+        retryBackoff: s.retryDelaySeconds > 0,
+        retryDelayMax: 3600,
+        expireInSeconds: 300,
+      };
+      if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
+      else await this.#boss.createQueue(name, options);
+    }
+    this.#started = true;
+    if (!s.workers) return;
+    for (const [name, reg] of this.#handlers) {
+      await this.#boss.work(
+        name,
+        {
+          batchSize: s.batchSize,
+          pollingIntervalSeconds: s.pollingIntervalSeconds,
+          localConcurrency: reg.concurrency,
+          perJobResults: true,
+        },
+        (jobs: Job<object>[]) => this.#runBatch(name, reg, jobs),
+      );
+    }
+  }
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], opts: EnqueueOptions = {}): Promise<void> {
+    if (!this.#handlers.has(name)) throw new Error(`no handler registered for job ${name}`);
+    await this.#boss.send(name, payload as object, {
+      ...(opts.tx ? { db: fromDrizzle(opts.tx as never, sql as never) } : {}),
+      ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
+      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    });
+  }
+
+  /**
+   * Runs every job that is ready now, including retries that become ready while draining, until none is left.
+   * Tests and the demo use it instead of polling workers; it settles jobs exactly as the workers do.
+   */
+  async drain(opts: { maxRounds?: number } = {}): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < (opts.maxRounds ?? 100); round++) {
+      let ran = 0;
+      for (const [name, reg] of this.#handlers) {
+        const jobs = await this.#boss.fetch<object>(name, { batchSize: this.#settings.batchSize });
+        if (jobs.length === 0) continue;
+        ran += jobs.length;
+        const results = await this.#runBatch(name, reg, jobs);
+        const done = results.filter((r) => r.status === "completed").map((r) => r.id);
+        const failed = results.filter((r) => r.status === "failed");
+        if (done.length) await this.#boss.complete(name, done);
+        for (const f of failed) await this.#boss.fail(name, f.id, f.output as object);
+      }
+      total += ran;
+      if (ran === 0) return total;
+    }
+    return total;
+  }
+
+  async #runBatch(name: string, reg: Registered, jobs: Job<object>[]): Promise<JobResult[]> {
+    return Promise.all(
+      jobs.map(async (job): Promise<JobResult> => {
+        const retryCount = (job as { retryCount?: number }).retryCount ?? 0;
+        try {
+          await reg.handler(job.data as never, { id: job.id, retryCount });
+          return { id: job.id, status: "completed" };
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          this.#log.warn({ job: name, jobId: job.id, err: message }, "job failed; it will be retried");
+          return { id: job.id, status: "failed", output: { message } };
+        }
+      }),
+    );
+  }
+
+  /** Jobs not yet finished, for tests and health views. */
+  async pending(name: JobName): Promise<number> {
+    const stats = await this.#boss.getQueueStats(name);
+    return stats.reduce((n, s) => n + ((s as { queuedCount?: number }).queuedCount ?? 0), 0);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    await this.#boss.stop({ graceful: true, timeout: 10_000, close: true } as never);
+  }
+}
