@@ -14,9 +14,17 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export type Route = (app: FastifyInstance, deps: Deps) => void | Promise<void>;
 
+export interface RouteInfo {
+  method: string;
+  url: string;
+  admin: boolean;
+}
+
 declare module "fastify" {
   interface FastifyInstance {
     deps: Deps;
+    /** Every route registered, for the auth matrix test and docs. */
+    routeList: RouteInfo[];
   }
 }
 
@@ -36,6 +44,13 @@ export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyI
     forceCloseConnections: false,
   });
   app.decorate("deps", deps);
+  const routeList: RouteInfo[] = [];
+  app.decorate("routeList", routeList);
+  app.addHook("onRoute", (r) => {
+    for (const method of [r.method].flat()) {
+      if (method !== "HEAD") routeList.push({ method, url: r.url, admin: Boolean(r.config?.admin) });
+    }
+  });
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", req.id);
     reply.header("x-content-type-options", "nosniff");

@@ -84,11 +84,12 @@ export class JobQueue {
     await this.#boss.start();
     const s = this.#settings;
     for (const name of this.#handlers.keys()) {
+      const backoff = s.retryDelaySeconds > 0;
       const options = {
         retryLimit: s.retryLimit,
         retryDelay: s.retryDelaySeconds,
-        retryBackoff: s.retryDelaySeconds > 0,
-        retryDelayMax: 3600,
+        retryBackoff: backoff,
+        ...(backoff ? { retryDelayMax: 3600 } : {}),
         expireInSeconds: 300,
       };
       if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);

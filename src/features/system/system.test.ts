@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { createTestApp, useTestApp } from "../../../test/support/app.ts";
+import { PACKAGE_VERSION } from "../../http/server.ts";
+
+describe("system endpoints and HTTP basics", async () => {
+  const t = await useTestApp();
+  await t.installTeam("T0SYS");
+  const cookie = await t.signIn("T0SYS", "U0SYSADMIN");
+
+  it("GET / names the service and its version", async () => {
+    const res = await t.inject({ method: "GET", url: "/" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ name: "upbeat", version: PACKAGE_VERSION, status: "ok" });
+    expect(PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("GET /healthz reports the database connected", async () => {
+    const res = await t.inject({ method: "GET", url: "/healthz" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", db: "connected" });
+  });
+
+  it("malformed JSON is a 400 with a JSON error", async () => {
+    const res = await t.inject({
+      method: "PUT",
+      url: "/dashboard/api/members/U0SYSADMIN/role",
+      headers: { cookie, "content-type": "application/json" },
+      payload: '{"role": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: "Malformed JSON body" });
+  });
+
+  it("a 2 MB body is a 413 with a JSON error", async () => {
+    const res = await t.inject({
+      method: "POST",
+      url: "/dashboard/api/members/invite",
+      headers: { cookie, "content-type": "application/json" },
+      payload: JSON.stringify({ user_id: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: "Request body is larger than 1 MB" });
+  });
+
+  it("an unknown API route is a JSON 404", async () => {
+    const res = await t.inject({ method: "GET", url: "/dashboard/api/no-such-thing", headers: { cookie } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toHaveProperty("error");
+  });
+
+  it("responses carry a request id, and a safe incoming one is kept", async () => {
+    const res = await t.inject({ method: "GET", url: "/", headers: { "x-request-id": "req-abc-123" } });
+    expect(res.headers["x-request-id"]).toBe("req-abc-123");
+    const unsafe = await t.inject({ method: "GET", url: "/", headers: { "x-request-id": "bad id\nwith newline" } });
+    expect(unsafe.headers["x-request-id"]).not.toContain("bad id");
+  });
+});
+
+describe("health when the database is gone", () => {
+  it("GET /healthz answers 503 when the database does not answer", async () => {
+    const t = await createTestApp();
+    try {
+      await t.database.close();
+      const res = await t.inject({ method: "GET", url: "/healthz" });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ db: "unreachable" });
+    } finally {
+      await t.close().catch(() => {});
+    }
+  });
+});

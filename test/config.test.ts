@@ -1,0 +1,86 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+const PROD = {
+  NODE_ENV: "production",
+  CHAT_CLIENT_ID: "123.456",
+  CHAT_CLIENT_SECRET: "client-secret",
+  CHAT_SIGNING_SECRET: "signing-secret",
+  DATABASE_URL: "postgres://u:p@127.0.0.1:5432/upbeat",
+  APP_URL: "https://upbeat.example.com/",
+  SESSION_SECRET_KEY: "k".repeat(40),
+};
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, { dataDir: mkdtempSync(join(tmpdir(), "cfg-")) });
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
+describe("configuration", () => {
+  it("production with every variable is valid and drops the trailing slash of APP_URL", () => {
+    const c = loadConfig(PROD);
+    expect(c.appUrl).toBe("https://upbeat.example.com");
+    expect(c.port).toBe(3000);
+    expect(c.logLevel).toBe("info");
+  });
+
+  it("production lists each missing variable by name", () => {
+    const { CHAT_SIGNING_SECRET: _s, APP_URL: _a, ...rest } = PROD;
+    const found = problems(rest);
+    expect(found).toContain("CHAT_SIGNING_SECRET is required");
+    expect(found).toContain("APP_URL is required");
+  });
+
+  it("rejects bad values by name", () => {
+    const found = problems({
+      ...PROD,
+      LOG_LEVEL: "LOUD",
+      PORT: "http",
+      DATABASE_URL: "mysql://x",
+      SESSION_SECRET_KEY: "short",
+    });
+    expect(found.join("\n")).toMatch(/LOG_LEVEL/);
+    expect(found.join("\n")).toMatch(/PORT/);
+    expect(found.join("\n")).toMatch(/DATABASE_URL/);
+    expect(found.join("\n")).toMatch(/SESSION_SECRET_KEY/);
+  });
+
+  it("maps LOG_LEVEL DEBUG/INFO/WARNING", () => {
+    expect(loadConfig({ ...PROD, LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
+    expect(loadConfig({ ...PROD, LOG_LEVEL: "WARNING" }).logLevel).toBe("warn");
+  });
+
+  it("outside production needs nothing: embedded database and secrets generated once and kept", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "cfg-dev-"));
+    const first = loadConfig({}, { dataDir });
+    expect(first.databaseUrl).toBe(`pglite://${join(dataDir, "pglite")}`);
+    expect(first.port).toBe(3000);
+    expect(first.notices).toHaveLength(1);
+    expect(first.notices[0]).not.toContain(first.sessionSecretKey);
+    expect(existsSync(join(dataDir, "dev-secrets.json"))).toBe(true);
+    const second = loadConfig({}, { dataDir });
+    expect(second.sessionSecretKey).toBe(first.sessionSecretKey);
+    expect(second.chatSigningSecret).toBe(first.chatSigningSecret);
+    expect(JSON.parse(readFileSync(join(dataDir, "dev-secrets.json"), "utf8")).sessionSecretKey).toHaveLength(64);
+  });
+
+  it("the process exits 1 in production naming a missing CHAT_SIGNING_SECRET", () => {
+    const { CHAT_SIGNING_SECRET: _s, ...env } = PROD;
+    const res = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain("CHAT_SIGNING_SECRET");
+  });
+});

@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { inject } from "vitest";
+import { type Database, openDatabase } from "../../src/db/client.ts";
+
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/** A fresh, migrated database for one test file: a PGlite clone, or a PostgreSQL database copied from the template. */
+export async function freshDatabase(opts: { poolMax?: number } = {}): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const name = `upbeat_t_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject("pgTemplate")}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return openDatabase(url.toString(), { poolMax: opts.poolMax ?? 5 });
+  }
+  const snapshot = readFileSync(inject("pgliteSnapshot"));
+  return openDatabase("pglite://memory", { loadDataDir: new Blob([snapshot]) });
+}
+
+/** A second connection to the same database (a second instance); PostgreSQL only. */
+export async function secondConnection(db: Database): Promise<Database> {
+  if (db.kind !== "postgres") throw new Error("a second connection needs PostgreSQL");
+  return openDatabase(db.url, { poolMax: 5 });
+}
