@@ -35,6 +35,8 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
   batchSize: 25,
 };
 
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
 interface Registered {
   handler: JobHandler<JobName>;
   concurrency: number;
@@ -94,6 +96,10 @@ export class JobQueue {
       };
       if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
       else await this.#boss.createQueue(name, options);
+      // pg-boss caches queue metadata at start(), before these queues existed; a miss later is looked up
+      // on its own connection, which on PGlite would wait forever behind the caller's open transaction.
+      // A no-op call by id fills the cache now.
+      await this.#boss.deleteJob(name, NIL_UUID);
     }
     this.#started = true;
     if (!s.workers) return;

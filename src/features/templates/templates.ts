@@ -1,6 +1,10 @@
 /**
  * The built-in question templates (`GET /dashboard/api/templates`). They are read-only: the whole tree is
  * frozen, so copy `questions` (`[...template.questions]`) before putting it on a schedule and editing it.
+ *
+ * A response stores the first three answers as yesterday, today and blockers, and the third one feeds
+ * blocker alerts. So each template's third question asks what is in the way (blockers, risks, what drains
+ * energy), its first two lean towards what happened and what is next, and its own questions follow.
  */
 
 export interface QuestionTemplate {
@@ -29,17 +33,19 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
   {
     name: "Weekly planning",
     questions: [
+      "What did you finish last week?",
       "What are your top three priorities this week?",
-      "Which of them depend on someone else?",
+      "What could get in the way of this plan?",
+      "Which of your priorities depend on someone else?",
       "What are you deliberately not doing this week?",
-      "Any risks to this week's plan?",
     ],
   },
   {
     name: "Weekly retro",
     questions: [
       "What went well this week?",
-      "What didn't go well?",
+      "What will you focus on next week?",
+      "What got in your way this week?",
       "What did you learn?",
       "What is one thing we should change next week?",
     ],
@@ -47,10 +53,11 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
   {
     name: "Sprint retrospective",
     questions: [
-      "What should we keep doing?",
-      "What should we stop doing?",
-      "What should we start doing?",
+      "What went well this sprint?",
+      "What should we try next sprint?",
+      "What slowed us down?",
       "Which sprint goal did we miss, and why?",
+      "What should we stop doing?",
       "Who deserves a shout-out this sprint?",
     ],
   },
@@ -58,17 +65,17 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "On-call handoff",
     questions: [
       "Which incidents or pages came in during your shift?",
-      "What is still open or being watched?",
-      "Any alerts that were noisy or should be tuned?",
-      "Any deploys, migrations or maintenance scheduled for the next shift?",
       "What should the incoming on-call know first?",
+      "What is still open, unresolved or being watched?",
+      "Which alerts were noisy and should be tuned?",
+      "Any deploys, migrations or maintenance scheduled for the next shift?",
     ],
   },
   {
     name: "Incident follow-up",
     questions: [
-      "Which incident follow-up items did you close since yesterday?",
-      "Which items are you working on today?",
+      "Which incident action items did you close since yesterday?",
+      "Which action items are you working on today?",
       "Are any action items unowned or stalled?",
       "Has anything changed in our understanding of the root cause?",
     ],
@@ -76,10 +83,10 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
   {
     name: "Design review check-in",
     questions: [
-      "Which designs are ready for review?",
+      "Which designs did you finish or share for review?",
+      "What are you designing next?",
+      "Is anything blocked on research, content, assets or a decision?",
       "What feedback did you get, and what will you change?",
-      "Which decisions still need a product or engineering call?",
-      "Is anything blocked on research, content or assets?",
     ],
   },
   {
@@ -94,9 +101,10 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
   {
     name: "Customer support shift",
     questions: [
-      "How many tickets did you close last shift, and what was the queue like?",
-      "Which issues came up more than once?",
+      "How did your last shift go, and how many tickets did you close?",
+      "What will you pick up this shift?",
       "Which tickets are escalated or waiting on engineering?",
+      "Which issues came up more than once?",
       "Anything the next shift should watch out for?",
     ],
   },
@@ -104,16 +112,16 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "Remote team pulse",
     questions: [
       "How connected do you feel to the team this week?",
-      "What is one thing that made your week easier?",
-      "What is one thing that made it harder?",
+      "What made your week easier?",
+      "What made your week harder?",
       "Is there someone you'd like to pair or catch up with?",
     ],
   },
   {
     name: "Manager 1:1 prep",
     questions: [
-      "What would you like to talk about in our next 1:1?",
       "What are you proud of since we last met?",
+      "What would you like to talk about in our next 1:1?",
       "Where could you use more support or clarity?",
       "Any feedback for me?",
     ],
@@ -123,26 +131,28 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     questions: [
       "Which changes are going into this release?",
       "Are all of them tested, reviewed and documented?",
-      "Are there known issues or feature flags to flip?",
-      "Is the rollback plan clear?",
-      "Anything that should hold the release?",
+      "Is there anything that should hold the release?",
+      "Are there known issues or feature flags to flip after the release?",
+      "Is the rollback plan clear, and who owns it?",
     ],
   },
   {
     name: "Bug triage",
     questions: [
-      "Which new bugs came in since yesterday?",
-      "Which bugs are you fixing today?",
-      "Are any bugs missing a priority, an owner or reproduction steps?",
-      "Any bug that affects customers right now?",
+      "Which bugs did you fix or close since yesterday?",
+      "Which bugs are you working on today?",
+      "Are any bugs blocked, unowned or missing reproduction steps?",
+      "Which new bugs came in, and how severe are they?",
+      "Is any bug hurting customers right now?",
     ],
   },
   {
     name: "OKR progress",
     questions: [
       "Which key result did you move this week, and by how much?",
-      "How confident are you that we hit each key result this quarter?",
+      "What will you do next to move your key results?",
       "What is the biggest risk to our objectives?",
+      "How confident are you that we hit each key result this quarter?",
       "What should we drop or re-scope?",
     ],
   },
@@ -150,7 +160,8 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "Learning & growth",
     questions: [
       "What did you learn this week?",
-      "What would you like to get better at?",
+      "What would you like to get better at next?",
+      "Is anything getting in the way of your learning time?",
       "Is there a talk, course or book you'd recommend to the team?",
       "Who could help you grow in that area?",
     ],
@@ -160,7 +171,7 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     questions: [
       "How was your weekend?",
       "What is your main goal for this week?",
-      "Any meetings, deadlines or time off we should plan around?",
+      "What could get in the way: blockers, deadlines or time off?",
       "What do you need from the team to get started?",
     ],
   },
@@ -168,8 +179,9 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "Friday wins",
     questions: [
       "What was your biggest win this week?",
-      "What did a teammate do that helped you?",
       "What are you leaving for next week?",
+      "Did anything slow you down this week?",
+      "Which teammate helped you, and how?",
       "Any plans for the weekend?",
     ],
   },
@@ -177,9 +189,9 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "Project status",
     questions: [
       "What progress did the project make since the last update?",
-      "Is the project on track: green, amber or red?",
       "What are the next milestones and their dates?",
       "Which risks or dependencies need attention?",
+      "Is the project on track: green, amber or red?",
       "Any decisions needed from stakeholders?",
     ],
   },
@@ -187,9 +199,9 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "Research sync",
     questions: [
       "What did you try or analyse since the last sync?",
-      "What did you find, including negative results?",
       "What is your next experiment or question?",
       "Do you need data, compute or a second opinion?",
+      "What did you find, including negative results?",
     ],
   },
   {
@@ -205,8 +217,8 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     name: "Hiring pipeline",
     questions: [
       "Which candidates moved forward since the last update?",
-      "Which interviews or debriefs are scheduled?",
-      "Are any candidates waiting on feedback or an offer?",
+      "Which interviews or debriefs are coming up?",
+      "Are any candidates stuck waiting on feedback or an offer?",
       "Which roles need more sourcing or referrals?",
     ],
   },
@@ -216,8 +228,8 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "What did you set up or learn since your last check-in?",
       "What are you working on next?",
       "What has been confusing or hard to find?",
+      "Is there anything you still need access to?",
       "Who have you met so far, and who would you like to meet?",
-      "Is there anything you need access to?",
     ],
   },
   {
@@ -235,8 +247,8 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
     questions: [
       "What did you merge or ship yesterday?",
       "What are you coding, reviewing or testing today?",
-      "Which pull requests are waiting for review?",
       "Any blockers, flaky tests or environment issues?",
+      "Which of your pull requests are waiting for review?",
     ],
   },
 ];
