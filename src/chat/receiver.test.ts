@@ -37,7 +37,7 @@ describe("Slack request verification and event handling", async () => {
     const now = () => t.clock.now().getTime();
 
     it.each([
-      ["missing signature", (b: string) => ({ "content-type": "application/json" }) as Record<string, string>],
+      ["missing signature", (_b: string) => ({ "content-type": "application/json" }) as Record<string, string>],
       ["wrong signature", (b: string) => ({ ...sign(b, { nowMs: now(), secret: "not-the-secret" }).headers })],
       [
         "stale timestamp (6 minutes old)",
