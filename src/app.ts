@@ -10,8 +10,13 @@ import { installRoutes } from "./features/install/install.routes.ts";
 import { memberJobs } from "./features/members/members.jobs.ts";
 import { memberListeners } from "./features/members/members.listeners.ts";
 import { memberRoutes } from "./features/members/members.routes.ts";
+import { scheduleRoutes } from "./features/schedules/schedules.routes.ts";
 import { sessionRoutes } from "./features/session/session.routes.ts";
+import { startScheduler } from "./features/standups/scheduler.ts";
+import { standupJobs } from "./features/standups/standups.jobs.ts";
+import { standupListeners } from "./features/standups/standups.listeners.ts";
 import { systemRoutes } from "./features/system/system.routes.ts";
+import { templateRoutes } from "./features/templates/templates.routes.ts";
 import { buildServer } from "./http/server.ts";
 
 export interface Upbeat {
@@ -27,9 +32,10 @@ export interface Upbeat {
 /** Wires every feature: routes, Slack listeners and jobs. */
 export async function buildApp(deps: Deps): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
-  const bolt = createBolt(deps, receiver, [installListeners, memberListeners]);
+  const bolt = createBolt(deps, receiver, [installListeners, memberListeners, standupListeners]);
   memberJobs(deps);
   installJobs(deps);
+  standupJobs(deps);
   const server = await buildServer(deps, [
     systemRoutes,
     chatRoutes(receiver),
@@ -37,18 +43,23 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     sessionRoutes,
     memberRoutes,
     channelRoutes,
+    scheduleRoutes,
+    templateRoutes,
   ]);
   let stopped = false;
+  let stopScheduler: (() => void) | undefined;
   return {
     deps,
     server,
     bolt,
     async start() {
       await deps.queue.start();
+      if (deps.queue.settings.workers) stopScheduler = startScheduler(deps);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      stopScheduler?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -75,3 +88,133 @@ export const rateLimits = pgTable(
 );
 
 export const nowSql = sql`now()`;
+
+// ---- Standups -------------------------------------------------------------------------------
+
+export const schedules = pgTable(
+  "schedules",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    channelId: text("channel_id").notNull(),
+    scheduleTime: text("schedule_time").notNull(),
+    scheduleTz: text("schedule_tz").notNull(),
+    scheduleDays: text("schedule_days").notNull(),
+    questions: jsonb("questions").$type<string[]>().notNull(),
+    active: boolean("active").notNull().default(true),
+    createdAt: tstz("created_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+    /** Deleted schedules stay so past runs and answers keep their context. */
+    deletedAt: tstz("deleted_at"),
+  },
+  (t) => [index("schedules_team_idx").on(t.teamId)],
+);
+
+/** The workspace calendar: timezone and working days (Celebrations settings edit it) and holidays. */
+export const workspaceCalendars = pgTable("workspace_calendars", {
+  teamId: text("team_id").primaryKey(),
+  timezone: text("timezone").notNull().default("UTC"),
+  workingDays: text("working_days").notNull().default("mon,tue,wed,thu,fri"),
+  updatedAt: tstz("updated_at").notNull(),
+});
+
+export const holidays = pgTable(
+  "holidays",
+  {
+    teamId: text("team_id").notNull(),
+    date: date("date", { mode: "string" }).notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.date] })],
+);
+
+export type RunStatus = "open" | "closed" | "skipped";
+
+/** One run of a schedule on one local date; the unique key is the exactly-once claim. */
+export const standupRuns = pgTable(
+  "standup_runs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    localDate: date("local_date", { mode: "string" }).notNull(),
+    channelId: text("channel_id").notNull(),
+    questions: jsonb("questions").$type<string[]>().notNull(),
+    scheduleTz: text("schedule_tz").notNull(),
+    startsAt: tstz("starts_at").notNull(),
+    remindAt: tstz("remind_at").notNull(),
+    closesAt: tstz("closes_at").notNull(),
+    status: text("status").$type<RunStatus>().notNull(),
+    parentTs: text("parent_ts"),
+    remindedAt: tstz("reminded_at"),
+    closedAt: tstz("closed_at"),
+    createdAt: tstz("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("standup_runs_schedule_date_uq").on(t.scheduleId, t.localDate),
+    index("standup_runs_team_date_idx").on(t.teamId, t.localDate),
+    index("standup_runs_open_idx").on(t.status, t.closesAt),
+  ],
+);
+
+export type ParticipantStatus = "asked" | "answered" | "skipped";
+
+/** Who a run asked. Inserting the row is the claim that the member is asked at most once per run. */
+export const runParticipants = pgTable(
+  "run_participants",
+  {
+    runId: bigint("run_id", { mode: "number" }).notNull(),
+    userId: text("user_id").notNull(),
+    teamId: text("team_id").notNull(),
+    status: text("status").$type<ParticipantStatus>().notNull().default("asked"),
+    dmChannel: text("dm_channel"),
+    /** Conversational answering: answers so far, in order. */
+    draft: jsonb("draft").$type<string[]>(),
+    createdAt: tstz("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.userId] }), index("run_participants_team_user_idx").on(t.teamId, t.userId)],
+);
+
+export const responses = pgTable(
+  "responses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    runId: bigint("run_id", { mode: "number" }).notNull(),
+    userId: text("user_id").notNull(),
+    standupDate: date("standup_date", { mode: "string" }).notNull(),
+    answers: jsonb("answers").$type<string[]>().notNull(),
+    yesterday: text("yesterday").notNull().default(""),
+    today: text("today").notNull().default(""),
+    blockers: text("blockers").notNull().default(""),
+    mood: text("mood"),
+    hasBlocker: boolean("has_blocker").notNull().default(false),
+    submittedAt: tstz("submitted_at").notNull(),
+    editedAt: tstz("edited_at"),
+    /** Bumped on every edit; the thread reply job updates Slack until it has shown the latest version. */
+    version: integer("version").notNull().default(1),
+    replyTs: text("reply_ts"),
+  },
+  (t) => [
+    uniqueIndex("responses_member_day_uq").on(t.teamId, t.scheduleId, t.userId, t.standupDate),
+    index("responses_team_date_idx").on(t.teamId, t.standupDate),
+    index("responses_run_idx").on(t.runId),
+  ],
+);
+
+export type PostState = "sending" | "sent" | "failed" | "unknown";
+
+/**
+ * Every message the bot posts is claimed here under a key before it is sent, so retries,
+ * restarts and second instances never post it twice.
+ */
+export const chatPosts = pgTable("chat_posts", {
+  key: text("key").primaryKey(),
+  teamId: text("team_id").notNull(),
+  channel: text("channel").notNull(),
+  state: text("state").$type<PostState>().notNull(),
+  ts: text("ts"),
+  attempts: integer("attempts").notNull().default(0),
+  updatedAt: tstz("updated_at").notNull(),
+});

@@ -78,6 +78,10 @@ export class JobQueue {
     this.#handlers.set(name, { handler: handler as JobHandler<JobName>, concurrency: opts.concurrency ?? 4 });
   }
 
+  get settings(): Readonly<QueueSettings> {
+    return this.#settings;
+  }
+
   get names(): string[] {
     return [...this.#handlers.keys()];
   }

@@ -8,7 +8,10 @@ import { changeRole, inviteMember, listMemberViews } from "./members.service.ts"
 const SLACK_ID = /^[A-Z0-9]{2,32}$/;
 
 const inviteBody = z.object({
-  user_id: z.string({ error: "user_id is required" }).trim().regex(SLACK_ID, "user_id must be a Slack user id"),
+  user_id: z
+    .string({ error: (issue) => (issue.input === undefined ? "user_id is required" : "user_id must be a string") })
+    .trim()
+    .regex(SLACK_ID, "user_id must be a Slack user id"),
 });
 const roleBody = z.object({
   role: z.enum(["admin", "member"], { error: "role must be admin or member" }),

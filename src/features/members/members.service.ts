@@ -39,7 +39,8 @@ export async function syncMembers(deps: MemberDeps, teamId: string): Promise<num
 
 /** team_join / user_change carry the full user object. */
 export async function applySlackUser(deps: Pick<Deps, "db" | "clock">, teamId: string, user: SlackUser): Promise<void> {
-  if (!isPerson(user)) return;
+  // Shared channels bring user_change events for people of other organisations: they are not our members.
+  if (!isPerson(user) || (user.team_id && user.team_id !== teamId)) return;
   await upsertPeople(deps.db, teamId, [toPerson(user)], deps.clock.now());
 }
 

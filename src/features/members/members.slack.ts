@@ -4,6 +4,7 @@ import type { SlackPerson } from "./members.repo.ts";
 /** The user object shape Slack sends in users.list, users.info, team_join and user_change. */
 export interface SlackUser {
   id?: string;
+  team_id?: string;
   deleted?: boolean;
   is_bot?: boolean;
   is_app_user?: boolean;

@@ -1,0 +1,140 @@
+import type { WebClient } from "@slack/web-api";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { chatPosts, type PostState } from "../db/schema.ts";
+import type { Clock } from "../lib/clock.ts";
+
+export interface PostSpec {
+  /** Unique name of this message, e.g. `run:12:ask:U123`. */
+  key: string;
+  teamId: string;
+  channel: string;
+  text: string;
+  blocks?: unknown[];
+  threadTs?: string;
+}
+
+/** Another worker holds the claim and is sending right now; the job retries later. */
+export class PostInFlightError extends Error {}
+
+const METADATA_EVENT = "upbeat_post";
+/** A claim older than this in state `sending` belongs to a worker that died mid-send. */
+const STALE_MS = 2 * 60_000;
+
+type ErrorKind = "definite" | "ambiguous";
+
+/**
+ * Slack said no (ok:false, 429): nothing was posted. A dropped connection, a timeout or a 5xx may have
+ * posted the message anyway, so the next attempt looks for it before posting again.
+ */
+export function classifySlackError(err: unknown): ErrorKind {
+  const code = (err as { code?: string })?.code;
+  if (code === "slack_webapi_platform_error" || code === "slack_webapi_rate_limited_error") return "definite";
+  return "ambiguous";
+}
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+}
+
+async function setState(deps: Deps, key: string, state: PostState, ts?: string): Promise<void> {
+  await deps.db
+    .update(chatPosts)
+    .set({ state, ...(ts ? { ts } : {}), updatedAt: deps.clock.now() })
+    .where(eq(chatPosts.key, key));
+}
+
+/** Finds a message this key already posted (after an ambiguous failure) by the metadata it carries. */
+async function findPosted(client: WebClient, spec: PostSpec): Promise<string | undefined> {
+  const res = spec.threadTs
+    ? await client.conversations.replies({
+        channel: spec.channel,
+        ts: spec.threadTs,
+        limit: 200,
+        include_all_metadata: true,
+      })
+    : await client.conversations.history({ channel: spec.channel, limit: 100, include_all_metadata: true });
+  for (const m of (res.messages ?? []) as { ts?: string; metadata?: { event_payload?: { post_key?: string } } }[]) {
+    if (m.metadata?.event_payload?.post_key === spec.key && m.ts) return m.ts;
+  }
+  return undefined;
+}
+
+async function send(deps: Deps, client: WebClient, spec: PostSpec): Promise<string> {
+  try {
+    const res = await client.chat.postMessage({
+      channel: spec.channel,
+      text: spec.text,
+      ...(spec.blocks ? { blocks: spec.blocks as never } : {}),
+      ...(spec.threadTs ? { thread_ts: spec.threadTs } : {}),
+      unfurl_links: false,
+      unfurl_media: false,
+      metadata: { event_type: METADATA_EVENT, event_payload: { post_key: spec.key } },
+    });
+    const ts = res.ts as string;
+    await setState(deps, spec.key, "sent", ts);
+    return ts;
+  } catch (err) {
+    await setState(deps, spec.key, classifySlackError(err) === "definite" ? "failed" : "unknown");
+    throw err;
+  }
+}
+
+/**
+ * Posts a message at most once per key, whatever retries, restarts or second instances do: the key is
+ * claimed in the database before the message is sent. Returns the message ts.
+ */
+export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec): Promise<string> {
+  const now = deps.clock.now();
+  const fresh = await deps.db
+    .insert(chatPosts)
+    .values({
+      key: spec.key,
+      teamId: spec.teamId,
+      channel: spec.channel,
+      state: "sending",
+      attempts: 1,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ key: chatPosts.key });
+  if (fresh.length > 0) return send(deps, client, spec);
+
+  const [row] = await deps.db.select().from(chatPosts).where(eq(chatPosts.key, spec.key));
+  if (!row) throw new PostInFlightError(spec.key);
+  if (row.state === "sent" && row.ts) return row.ts;
+  if (row.state === "sending" && now.getTime() - row.updatedAt.getTime() < STALE_MS)
+    throw new PostInFlightError(spec.key);
+
+  // Take the claim over from the failed or lost attempt; only one worker wins the compare-and-set.
+  const won = await deps.db
+    .update(chatPosts)
+    .set({ state: "sending", attempts: row.attempts + 1, updatedAt: now })
+    .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.updatedAt, row.updatedAt)))
+    .returning({ key: chatPosts.key });
+  if (won.length === 0) throw new PostInFlightError(spec.key);
+  if (row.state !== "failed") {
+    let ts: string | undefined;
+    try {
+      ts = await findPosted(client, spec);
+    } catch (err) {
+      await setState(deps, spec.key, "unknown");
+      throw err;
+    }
+    if (ts) {
+      await setState(deps, spec.key, "sent", ts);
+      return ts;
+    }
+  }
+  return send(deps, client, spec);
+}
+
+/** The ts of a message already posted under this key, if any. */
+export async function postedTs(db: Db, key: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ ts: chatPosts.ts, state: chatPosts.state })
+    .from(chatPosts)
+    .where(eq(chatPosts.key, key));
+  return row?.state === "sent" ? (row.ts ?? undefined) : undefined;
+}

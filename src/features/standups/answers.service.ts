@@ -1,0 +1,121 @@
+import type { Deps } from "../../deps.ts";
+import { isActiveBlocker } from "./blockers.ts";
+import { MAX_ANSWER_LENGTH, MOODS } from "./messages.ts";
+import {
+  findParticipant,
+  findResponseOfRun,
+  findRun,
+  openRunsOfMember,
+  type RunRow,
+  updateParticipant,
+  upsertResponse,
+} from "./runs.repo.ts";
+
+export type SubmitOutcome =
+  | { ok: true; responseId: number; created: boolean }
+  | { ok: false; reason: "not_found" | "closed" | "not_participant" | "too_long" | "empty" };
+
+type AnswerDeps = Pick<Deps, "db" | "clock" | "queue">;
+
+/**
+ * Stores a member's answers for a run: the first submission creates the response, later ones edit it
+ * until the run closes. The thread reply is a job enqueued in the same transaction.
+ */
+export async function submitResponse(
+  deps: AnswerDeps,
+  input: { teamId: string; runId: number; userId: string; answers: string[]; mood: string | null },
+): Promise<SubmitOutcome> {
+  const run = await findRun(deps.db, input.teamId, input.runId);
+  if (!run) return { ok: false, reason: "not_found" };
+  if (run.status !== "open") return { ok: false, reason: "closed" };
+  if (!(await findParticipant(deps.db, run.id, input.userId))) return { ok: false, reason: "not_participant" };
+  const answers = run.questions.map((_, i) => (input.answers[i] ?? "").trim());
+  if (answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
+  if (answers.every((a) => a === "")) return { ok: false, reason: "empty" };
+  const mood = input.mood && (MOODS as readonly string[]).includes(input.mood) ? input.mood : null;
+  const blockers = answers[2] ?? "";
+  return deps.db.transaction(async (tx) => {
+    const saved = await upsertResponse(
+      tx,
+      {
+        teamId: run.teamId,
+        scheduleId: run.scheduleId,
+        runId: run.id,
+        userId: input.userId,
+        // The run's local date, whenever the answer arrives (a 23:50 run answered at 00:10 stays on its day).
+        standupDate: run.localDate,
+        answers,
+        yesterday: answers[0] ?? "",
+        today: answers[1] ?? "",
+        blockers,
+        mood,
+        hasBlocker: isActiveBlocker(blockers),
+      },
+      deps.clock.now(),
+    );
+    await updateParticipant(tx, run.id, input.userId, { status: "answered", draft: null });
+    await deps.queue.enqueue("standup.reply", { teamId: run.teamId, responseId: saved.id }, { tx });
+    return { ok: true as const, responseId: saved.id, created: saved.created };
+  });
+}
+
+/** `skip` from the DM, the button or the slash command: today's open runs the member has not answered. */
+export async function skipToday(deps: AnswerDeps, teamId: string, userId: string): Promise<number> {
+  let skipped = 0;
+  for (const run of await openRunsOfMember(deps.db, teamId, userId)) {
+    if (run.participantStatus !== "asked") continue;
+    await updateParticipant(deps.db, run.id, userId, { status: "skipped", draft: null });
+    skipped += 1;
+  }
+  return skipped;
+}
+
+export async function skipRun(deps: AnswerDeps, teamId: string, runId: number, userId: string): Promise<boolean> {
+  const run = await findRun(deps.db, teamId, runId);
+  const p = run ? await findParticipant(deps.db, runId, userId) : undefined;
+  if (run?.status !== "open" || p?.status !== "asked") return false;
+  await updateParticipant(deps.db, runId, userId, { status: "skipped", draft: null });
+  return true;
+}
+
+export type ConversationReply =
+  | { kind: "none" }
+  | { kind: "next"; question: string; index: number; total: number }
+  | { kind: "done"; responseId: number }
+  | { kind: "skipped" }
+  | { kind: "too_long" }
+  | { kind: "closed" };
+
+/**
+ * Answering in the DM, one question at a time: each message answers the next open question of the
+ * member's newest open run; after the last one the response is submitted.
+ */
+export async function answerInConversation(
+  deps: AnswerDeps,
+  teamId: string,
+  userId: string,
+  text: string,
+): Promise<ConversationReply> {
+  const trimmed = text.trim();
+  const runs = await openRunsOfMember(deps.db, teamId, userId);
+  const run = runs.find((r) => r.participantStatus === "asked") as (RunRow & { draft: string[] | null }) | undefined;
+  if (!run) return { kind: "none" };
+  if (/^skip[.!]?$/i.test(trimmed)) {
+    await skipToday(deps, teamId, userId);
+    return { kind: "skipped" };
+  }
+  if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
+  const draft = [...(run.draft ?? []), trimmed];
+  if (draft.length < run.questions.length) {
+    await updateParticipant(deps.db, run.id, userId, { draft });
+    return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total: run.questions.length };
+  }
+  const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
+  if (!outcome.ok) return { kind: "closed" };
+  return { kind: "done", responseId: outcome.responseId };
+}
+
+export async function existingAnswers(deps: Pick<Deps, "db">, runId: number, userId: string) {
+  const r = await findResponseOfRun(deps.db, runId, userId);
+  return r ? { answers: r.answers, mood: r.mood } : undefined;
+}

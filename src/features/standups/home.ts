@@ -1,0 +1,75 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { DateTime } from "luxon";
+import { members, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { nextRunAfter, parseDays } from "../schedules/timing.ts";
+import { loginUrl } from "../session/login-token.ts";
+import { ACTIONS } from "./messages.ts";
+
+type Block = Record<string, unknown>;
+
+const STATUS_TEXT: Record<string, string> = {
+  answered: ":white_check_mark: answered today",
+  asked: ":hourglass_flowing_sand: waiting for your answer",
+  skipped: ":fast_forward: skipped today",
+  none: "no run for you today",
+};
+
+/** The App Home tab: the member's schedules, today's status for each, next run in their timezone, a dashboard link. */
+export async function buildHomeView(deps: Deps, teamId: string, userId: string): Promise<Record<string, unknown>> {
+  const now = deps.clock.now();
+  const [member] = await deps.db
+    .select({ tz: members.tz })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), eq(members.userId, userId)));
+  const tz = member?.tz || "UTC";
+  const list = await deps.db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.teamId, teamId), isNull(schedules.deletedAt), eq(schedules.active, true)))
+    .orderBy(schedules.createdAt);
+
+  const blocks: Block[] = [{ type: "header", text: { type: "plain_text", text: "Your standups" } }];
+  if (list.length === 0)
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: "No standups are scheduled yet. An admin can create one in the dashboard." },
+    });
+  for (const s of list) {
+    const today = DateTime.fromJSDate(now, { zone: s.scheduleTz }).toISODate()!;
+    const [row] = await deps.db
+      .select({ status: runParticipants.status, answered: responses.id })
+      .from(standupRuns)
+      .leftJoin(runParticipants, and(eq(runParticipants.runId, standupRuns.id), eq(runParticipants.userId, userId)))
+      .leftJoin(responses, and(eq(responses.runId, standupRuns.id), eq(responses.userId, userId)))
+      .where(and(eq(standupRuns.scheduleId, s.id), eq(standupRuns.localDate, today)));
+    const status = row?.answered ? "answered" : (row?.status ?? "none");
+    const days = parseDays(s.scheduleDays) ?? [];
+    const next = nextRunAfter(
+      { time: s.scheduleTime, tz: s.scheduleTz, days },
+      DateTime.fromJSDate(now, { zone: "utc" }),
+      () => false,
+    );
+    const nextText = next ? next.startsAt.setZone(tz).toFormat("ccc d LLL, HH:mm ZZZZ") : "not scheduled";
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: `*<#${s.channelId}>* · ${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status]}\nNext run: ${nextText}`,
+      },
+    });
+  }
+  blocks.push({
+    type: "actions",
+    elements: [
+      {
+        type: "button",
+        text: { type: "plain_text", text: "Open dashboard" },
+        url: loginUrl(deps, teamId, userId),
+        action_id: ACTIONS.openDashboard,
+        style: "primary",
+      },
+    ],
+  });
+  return { type: "home", blocks };
+}

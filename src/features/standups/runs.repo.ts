@@ -1,0 +1,251 @@
+import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { holidays, installations, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
+
+export type RunRow = typeof standupRuns.$inferSelect;
+export type ResponseRow = typeof responses.$inferSelect;
+export type ParticipantRow = typeof runParticipants.$inferSelect;
+export type ScheduleRow = typeof schedules.$inferSelect;
+
+/** Active, not deleted schedules of installed workspaces: what the scheduler looks at each tick. */
+export async function schedulesToConsider(ex: Executor): Promise<ScheduleRow[]> {
+  const found = await ex
+    .select({ s: schedules })
+    .from(schedules)
+    .innerJoin(installations, and(eq(installations.teamId, schedules.teamId), isNull(installations.uninstalledAt)))
+    .where(and(eq(schedules.active, true), isNull(schedules.deletedAt)));
+  return found.map((f) => f.s);
+}
+
+/** Holidays of these workspaces between two dates, as team → set of YYYY-MM-DD. */
+export async function holidaysBetween(
+  ex: Executor,
+  teamIds: string[],
+  from: string,
+  to: string,
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (teamIds.length === 0) return out;
+  const found = await ex
+    .select({ teamId: holidays.teamId, date: holidays.date })
+    .from(holidays)
+    .where(and(inArray(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
+  for (const h of found) {
+    const set = out.get(h.teamId) ?? new Set<string>();
+    set.add(h.date);
+    out.set(h.teamId, set);
+  }
+  return out;
+}
+
+/** Which of these (schedule, local date) pairs already have a run: the cheap pre-check before claiming. */
+export async function existingRunKeys(ex: Executor, scheduleIds: string[], fromDate: string): Promise<Set<string>> {
+  if (scheduleIds.length === 0) return new Set();
+  const found = await ex
+    .select({ scheduleId: standupRuns.scheduleId, localDate: standupRuns.localDate })
+    .from(standupRuns)
+    .where(and(inArray(standupRuns.scheduleId, scheduleIds), sql`${standupRuns.localDate} >= ${fromDate}`));
+  return new Set(found.map((r) => `${r.scheduleId}|${r.localDate}`));
+}
+
+export type NewRun = Omit<RunRow, "id" | "parentTs" | "remindedAt" | "closedAt">;
+
+/** The exactly-once claim: only the instance whose insert succeeds gets an id back. */
+export async function claimRun(ex: Executor, run: NewRun): Promise<number | undefined> {
+  const inserted = await ex
+    .insert(standupRuns)
+    .values(run)
+    .onConflictDoNothing({ target: [standupRuns.scheduleId, standupRuns.localDate] })
+    .returning({ id: standupRuns.id });
+  return inserted[0]?.id;
+}
+
+export async function findRun(ex: Executor, teamId: string, runId: number): Promise<RunRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(standupRuns)
+    .where(and(eq(standupRuns.teamId, teamId), eq(standupRuns.id, runId)));
+  return row;
+}
+
+export async function setParentTs(ex: Executor, runId: number, ts: string): Promise<void> {
+  await ex.update(standupRuns).set({ parentTs: ts }).where(eq(standupRuns.id, runId));
+}
+
+export async function runsNeedingReminder(ex: Executor, now: Date): Promise<RunRow[]> {
+  return ex
+    .select()
+    .from(standupRuns)
+    .where(
+      and(
+        eq(standupRuns.status, "open"),
+        isNull(standupRuns.remindedAt),
+        lte(standupRuns.remindAt, now),
+        sql`${standupRuns.closesAt} > ${now.toISOString()}`,
+      ),
+    );
+}
+
+export async function claimReminder(ex: Executor, runId: number, now: Date): Promise<boolean> {
+  const r = await ex
+    .update(standupRuns)
+    .set({ remindedAt: now })
+    .where(and(eq(standupRuns.id, runId), isNull(standupRuns.remindedAt)))
+    .returning({ id: standupRuns.id });
+  return r.length > 0;
+}
+
+export async function runsToClose(ex: Executor, now: Date): Promise<RunRow[]> {
+  return ex
+    .select()
+    .from(standupRuns)
+    .where(and(eq(standupRuns.status, "open"), lte(standupRuns.closesAt, now)));
+}
+
+export async function claimClose(ex: Executor, runId: number, now: Date): Promise<boolean> {
+  const r = await ex
+    .update(standupRuns)
+    .set({ status: "closed", closedAt: now })
+    .where(and(eq(standupRuns.id, runId), eq(standupRuns.status, "open")))
+    .returning({ id: standupRuns.id });
+  return r.length > 0;
+}
+
+/** Inserts the participants not yet in the run; returns only those this call added (the claim). */
+export async function addParticipants(ex: Executor, run: RunRow, userIds: string[], now: Date): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const inserted = await ex
+    .insert(runParticipants)
+    .values(
+      userIds.map((userId) => ({
+        runId: run.id,
+        userId,
+        teamId: run.teamId,
+        status: "asked" as const,
+        createdAt: now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ userId: runParticipants.userId });
+  return inserted.map((r) => r.userId);
+}
+
+export async function findParticipant(
+  ex: Executor,
+  runId: number,
+  userId: string,
+): Promise<ParticipantRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(runParticipants)
+    .where(and(eq(runParticipants.runId, runId), eq(runParticipants.userId, userId)));
+  return row;
+}
+
+export async function updateParticipant(
+  ex: Executor,
+  runId: number,
+  userId: string,
+  set: Partial<Pick<ParticipantRow, "status" | "dmChannel" | "draft">>,
+): Promise<void> {
+  await ex
+    .update(runParticipants)
+    .set(set)
+    .where(and(eq(runParticipants.runId, runId), eq(runParticipants.userId, userId)));
+}
+
+export async function participantsWithStatus(
+  ex: Executor,
+  runId: number,
+  status: ParticipantRow["status"],
+): Promise<string[]> {
+  const found = await ex
+    .select({ userId: runParticipants.userId })
+    .from(runParticipants)
+    .where(and(eq(runParticipants.runId, runId), eq(runParticipants.status, status)));
+  return found.map((r) => r.userId);
+}
+
+export async function listParticipants(ex: Executor, runId: number): Promise<ParticipantRow[]> {
+  return ex.select().from(runParticipants).where(eq(runParticipants.runId, runId));
+}
+
+/** Open runs of a member, newest first: where a DM answer or `skip` belongs. */
+export async function openRunsOfMember(
+  ex: Executor,
+  teamId: string,
+  userId: string,
+): Promise<(RunRow & { participantStatus: string; draft: string[] | null })[]> {
+  const found = await ex
+    .select({ run: standupRuns, status: runParticipants.status, draft: runParticipants.draft })
+    .from(runParticipants)
+    .innerJoin(standupRuns, eq(standupRuns.id, runParticipants.runId))
+    .where(and(eq(runParticipants.teamId, teamId), eq(runParticipants.userId, userId), eq(standupRuns.status, "open")))
+    .orderBy(sql`${standupRuns.startsAt} desc`);
+  return found.map((f) => ({ ...f.run, participantStatus: f.status, draft: f.draft }));
+}
+
+export async function findResponseById(ex: Executor, teamId: string, id: number): Promise<ResponseRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(responses)
+    .where(and(eq(responses.teamId, teamId), eq(responses.id, id)));
+  return row;
+}
+
+export async function findResponseOfRun(ex: Executor, runId: number, userId: string): Promise<ResponseRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(responses)
+    .where(and(eq(responses.runId, runId), eq(responses.userId, userId)));
+  return row;
+}
+
+export async function responsesOfRun(ex: Executor, runId: number): Promise<ResponseRow[]> {
+  return ex.select().from(responses).where(eq(responses.runId, runId)).orderBy(responses.submittedAt);
+}
+
+export type NewResponse = Pick<
+  ResponseRow,
+  | "teamId"
+  | "scheduleId"
+  | "runId"
+  | "userId"
+  | "standupDate"
+  | "answers"
+  | "yesterday"
+  | "today"
+  | "blockers"
+  | "mood"
+  | "hasBlocker"
+>;
+
+/** One response per member per schedule per standup date: a second submission edits it. */
+export async function upsertResponse(
+  ex: Executor,
+  r: NewResponse,
+  now: Date,
+): Promise<{ id: number; created: boolean }> {
+  const [row] = await ex
+    .insert(responses)
+    .values({ ...r, submittedAt: now })
+    .onConflictDoUpdate({
+      target: [responses.teamId, responses.scheduleId, responses.userId, responses.standupDate],
+      set: {
+        answers: r.answers,
+        yesterday: r.yesterday,
+        today: r.today,
+        blockers: r.blockers,
+        mood: r.mood,
+        hasBlocker: r.hasBlocker,
+        editedAt: now,
+        version: sql`${responses.version} + 1`,
+      },
+    })
+    .returning({ id: responses.id, version: responses.version });
+  return { id: row!.id, created: row!.version === 1 };
+}
+
+export async function setReplyTs(ex: Executor, responseId: number, ts: string): Promise<void> {
+  await ex.update(responses).set({ replyTs: ts }).where(eq(responses.id, responseId));
+}

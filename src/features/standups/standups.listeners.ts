@@ -1,0 +1,172 @@
+import type { App } from "@slack/bolt";
+import type { Deps } from "../../deps.ts";
+import { loginUrl } from "../session/login-token.ts";
+import { answerInConversation, existingAnswers, skipRun, skipToday, submitResponse } from "./answers.service.ts";
+import { buildHomeView } from "./home.ts";
+import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
+import { findRun } from "./runs.repo.ts";
+
+interface ActionBody {
+  team?: { id?: string };
+  user?: { id?: string };
+  channel?: { id?: string };
+  trigger_id?: string;
+  actions?: { value?: string }[];
+}
+
+const CLOSED_TEXT = "This standup has closed; answers can no longer be added or changed.";
+
+function closedModal(): Record<string, unknown> {
+  return {
+    type: "modal",
+    title: { type: "plain_text", text: "Standup" },
+    close: { type: "plain_text", text: "OK" },
+    blocks: [{ type: "section", text: { type: "mrkdwn", text: CLOSED_TEXT } }],
+  };
+}
+
+export function standupListeners(bolt: App, deps: Deps): void {
+  const openModal = async ({
+    ack,
+    body,
+    client,
+  }: {
+    ack: () => Promise<void>;
+    body: unknown;
+    client: App["client"];
+  }) => {
+    await ack();
+    const b = body as ActionBody;
+    const teamId = b.team?.id;
+    const userId = b.user?.id;
+    const runId = Number(b.actions?.[0]?.value);
+    if (!teamId || !userId || !b.trigger_id || !Number.isSafeInteger(runId)) return;
+    const run = await findRun(deps.db, teamId, runId);
+    if (!run) return;
+    // views.open must use the trigger within 3 s, so it is called here, not from a job.
+    if (run.status !== "open") {
+      await client.views.open({ trigger_id: b.trigger_id, view: closedModal() as never });
+      return;
+    }
+    const existing = await existingAnswers(deps, run.id, userId);
+    const view = answerModal({
+      runId: run.id,
+      channelId: run.channelId,
+      localDate: run.localDate,
+      questions: run.questions,
+      ...(existing ? { existing } : {}),
+    });
+    await client.views.open({ trigger_id: b.trigger_id, view: view as never });
+  };
+  bolt.action(ACTIONS.answer, openModal);
+  bolt.action(ACTIONS.edit, openModal);
+  bolt.action(ACTIONS.openDashboard, async ({ ack }) => ack());
+
+  bolt.action(ACTIONS.skip, async ({ ack, body, client }) => {
+    await ack();
+    const b = body as ActionBody;
+    const runId = Number(b.actions?.[0]?.value);
+    if (!b.team?.id || !b.user?.id || !Number.isSafeInteger(runId)) return;
+    const skipped = await skipRun(deps, b.team.id, runId, b.user.id);
+    if (b.channel?.id) {
+      await client.chat.postMessage({
+        channel: b.channel.id,
+        text: skipped
+          ? "Skipped today's standup. See you next time!"
+          : "Nothing to skip: you already answered, or the standup has closed.",
+      });
+    }
+  });
+
+  bolt.view(MODAL_CALLBACK, async ({ ack, body, view }) => {
+    const teamId = body.team?.id;
+    const userId = body.user.id;
+    let runId = Number.NaN;
+    try {
+      runId = Number((JSON.parse(view.private_metadata) as { runId?: unknown }).runId);
+    } catch {
+      // A modal we did not build; nothing to store.
+    }
+    if (!teamId || !Number.isSafeInteger(runId)) return ack();
+    const values = view.state.values;
+    const answers = Object.keys(values)
+      .filter((k) => /^q\d+$/.test(k))
+      .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
+      .map((k) => values[k]?.answer?.value ?? "");
+    const mood = values.mood?.mood?.selected_option?.value ?? null;
+    const outcome = await submitResponse(deps, { teamId, runId, userId, answers, mood });
+    if (outcome.ok) return ack();
+    const message =
+      outcome.reason === "closed"
+        ? CLOSED_TEXT
+        : outcome.reason === "too_long"
+          ? "Each answer can be at most 3,000 characters."
+          : outcome.reason === "empty"
+            ? "Please answer at least one question, or skip today."
+            : "This standup is not one you were asked to answer.";
+    return ack({ response_action: "errors", errors: { q0: message } });
+  });
+
+  bolt.event("message", async ({ event, body, client }) => {
+    const e = event as {
+      channel_type?: string;
+      subtype?: string;
+      bot_id?: string;
+      user?: string;
+      text?: string;
+      channel?: string;
+    };
+    if (e.channel_type !== "im" || e.subtype || e.bot_id || !e.user || !e.channel) return;
+    const teamId = (body as { team_id?: string }).team_id;
+    if (!teamId) return;
+    const result = await answerInConversation(deps, teamId, e.user, e.text ?? "");
+    const say = (text: string) => client.chat.postMessage({ channel: e.channel!, text });
+    switch (result.kind) {
+      case "next":
+        await say(`*${result.index + 1}/${result.total}:* ${result.question}`);
+        break;
+      case "done":
+        break; // The reply job confirms with an Edit button.
+      case "skipped":
+        await say("Skipped today's standup. See you next time!");
+        break;
+      case "too_long":
+        await say("That answer is over 3,000 characters; please shorten it and send it again.");
+        break;
+      case "closed":
+        await say(CLOSED_TEXT);
+        break;
+      case "none":
+        await say("There is no standup waiting for you right now. Type `/upbeat help` to see what I can do.");
+        break;
+    }
+  });
+
+  // The command's name is the Slack app's choice; whatever arrives is ours.
+  bolt.command(/.*/, async ({ command, ack }) => {
+    const text = command.text.trim().toLowerCase();
+    const verb = text.split(/\s+/)[0] ?? "";
+    if (verb === "skip") {
+      const n = await skipToday(deps, command.team_id, command.user_id);
+      return ack({
+        response_type: "ephemeral",
+        text: n > 0 ? "Skipped today's standup. See you next time!" : "There is no open standup for you to skip.",
+      });
+    }
+    if (verb === "profile") {
+      return ack({
+        response_type: "ephemeral",
+        text: "Profiles are coming soon: you will be able to share your role, location, birthday and work anniversary here.",
+      });
+    }
+    const help = helpMessage(loginUrl(deps, command.team_id, command.user_id));
+    return ack({ response_type: "ephemeral", ...help });
+  });
+
+  bolt.event("app_home_opened", async ({ event, body, client }) => {
+    if (event.tab && event.tab !== "home") return;
+    const teamId = (body as { team_id?: string }).team_id;
+    if (!teamId) return;
+    await client.views.publish({ user_id: event.user, view: (await buildHomeView(deps, teamId, event.user)) as never });
+  });
+}
