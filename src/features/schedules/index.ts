@@ -1,0 +1,37 @@
+/** The schedules feature's public face: other features import from here only. */
+export type { ScheduleRow } from "./schedules.repo.ts";
+export { scheduleRoutes } from "./schedules.routes.ts";
+export {
+  CHANNEL_ID,
+  createSchedule,
+  DEFAULT_DAYS,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  MAX_QUESTION_LENGTH,
+  MAX_QUESTIONS,
+  presentSchedule,
+  SCHEDULE_ID,
+  type ScheduleCreate,
+  type ScheduleUpdate,
+  type ScheduleView,
+  scheduleCreateInput,
+  scheduleTiming,
+  scheduleUpdateInput,
+  updateSchedule,
+} from "./schedules.service.ts";
+export {
+  canonicalTimezone,
+  DEFAULT_MAX_LATE_MINUTES,
+  type DueRun,
+  dueRun,
+  formatDays,
+  localDateOf,
+  nextRunAfter,
+  parseDays,
+  parseTime,
+  runStartFor,
+  type ScheduleTiming,
+  WEEKDAYS,
+  type Weekday,
+} from "./timing.ts";

@@ -1,0 +1,69 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { schedules, workspaceCalendars } from "../../db/schema.ts";
+
+export type ScheduleRow = typeof schedules.$inferSelect;
+export type NewScheduleRow = typeof schedules.$inferInsert;
+
+/** The editable columns of a schedule; omitted ones stay as they are. */
+export type SchedulePatch = Partial<
+  Pick<ScheduleRow, "channelId" | "scheduleTime" | "scheduleTz" | "scheduleDays" | "questions" | "active">
+>;
+
+const live = (teamId: string) => and(eq(schedules.teamId, teamId), isNull(schedules.deletedAt));
+
+/** The workspace's schedules that are not deleted, oldest first. */
+export async function selectSchedules(ex: Executor, teamId: string): Promise<ScheduleRow[]> {
+  return ex.select().from(schedules).where(live(teamId)).orderBy(asc(schedules.createdAt), asc(schedules.id));
+}
+
+export async function selectSchedule(ex: Executor, teamId: string, id: string): Promise<ScheduleRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(schedules)
+    .where(and(live(teamId), eq(schedules.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** Inserts unless the id is taken; undefined tells the caller to draw another id. */
+export async function insertSchedule(ex: Executor, row: NewScheduleRow): Promise<ScheduleRow | undefined> {
+  const [inserted] = await ex.insert(schedules).values(row).onConflictDoNothing({ target: schedules.id }).returning();
+  return inserted;
+}
+
+/** One statement, so concurrent edits of different fields never overwrite each other with stale values. */
+export async function updateScheduleRow(
+  ex: Executor,
+  teamId: string,
+  id: string,
+  patch: SchedulePatch,
+  now: Date,
+): Promise<ScheduleRow | undefined> {
+  const [row] = await ex
+    .update(schedules)
+    .set({ ...patch, updatedAt: now })
+    .where(and(live(teamId), eq(schedules.id, id)))
+    .returning();
+  return row;
+}
+
+/** Soft delete: runs and responses keep pointing at the row. False when there was no live schedule. */
+export async function markScheduleDeleted(ex: Executor, teamId: string, id: string, now: Date): Promise<boolean> {
+  const deleted = await ex
+    .update(schedules)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(live(teamId), eq(schedules.id, id)))
+    .returning({ id: schedules.id });
+  return deleted.length > 0;
+}
+
+/** The workspace calendar's timezone, when the workspace has saved one. */
+export async function selectCalendarTimezone(ex: Executor, teamId: string): Promise<string | undefined> {
+  const [row] = await ex
+    .select({ timezone: workspaceCalendars.timezone })
+    .from(workspaceCalendars)
+    .where(eq(workspaceCalendars.teamId, teamId))
+    .limit(1);
+  return row?.timezone;
+}
