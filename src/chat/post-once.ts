@@ -111,7 +111,7 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec): P
   const won = await deps.db
     .update(chatPosts)
     .set({ state: "sending", attempts: row.attempts + 1, updatedAt: now })
-    .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.updatedAt, row.updatedAt)))
+    .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.attempts, row.attempts)))
     .returning({ key: chatPosts.key });
   if (won.length === 0) throw new PostInFlightError(spec.key);
   if (row.state !== "failed") {

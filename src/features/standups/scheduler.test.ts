@@ -34,7 +34,13 @@ describe("the scheduler on an injected clock", async () => {
 
   it("a 02:30 New York schedule on the spring-forward day runs once, at 03:00 EDT", async () => {
     const s = await scheduleIn("02:30", "America/New_York");
-    const runs = await tickAt(s.id, ["2026-03-08T06:59:30Z", "2026-03-08T07:00:00Z", "2026-03-08T07:00:30Z", "2026-03-08T07:30:00Z", "2026-03-08T08:30:00Z"]);
+    const runs = await tickAt(s.id, [
+      "2026-03-08T06:59:30Z",
+      "2026-03-08T07:00:00Z",
+      "2026-03-08T07:00:30Z",
+      "2026-03-08T07:30:00Z",
+      "2026-03-08T08:30:00Z",
+    ]);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.local_date).toBe("2026-03-08");
     expect(new Date(runs[0]!.starts_at).toISOString()).toBe("2026-03-08T07:00:00.000Z");
@@ -42,7 +48,13 @@ describe("the scheduler on an injected clock", async () => {
 
   it("a 01:30 New York schedule on the fall-back day runs once, at the first 01:30", async () => {
     const s = await scheduleIn("01:30", "America/New_York");
-    const runs = await tickAt(s.id, ["2026-11-01T05:29:30Z", "2026-11-01T05:30:00Z", "2026-11-01T06:00:00Z", "2026-11-01T06:30:00Z", "2026-11-01T06:31:00Z"]);
+    const runs = await tickAt(s.id, [
+      "2026-11-01T05:29:30Z",
+      "2026-11-01T05:30:00Z",
+      "2026-11-01T06:00:00Z",
+      "2026-11-01T06:30:00Z",
+      "2026-11-01T06:31:00Z",
+    ]);
     expect(runs).toHaveLength(1);
     expect(new Date(runs[0]!.starts_at).toISOString()).toBe("2026-11-01T05:30:00.000Z");
   });
@@ -73,7 +85,12 @@ describe("the scheduler on an injected clock", async () => {
 
   it("runs only on listed weekdays", async () => {
     const s = await scheduleIn("09:00", "UTC", "mon,wed,fri");
-    const runs = await tickAt(s.id, ["2026-03-02T09:00:10Z", "2026-03-03T09:00:10Z", "2026-03-04T09:00:10Z", "2026-03-07T09:00:10Z"]);
+    const runs = await tickAt(s.id, [
+      "2026-03-02T09:00:10Z",
+      "2026-03-03T09:00:10Z",
+      "2026-03-04T09:00:10Z",
+      "2026-03-07T09:00:10Z",
+    ]);
     expect(runs.map((r) => r.local_date)).toEqual(["2026-03-02", "2026-03-04"]);
   });
 
@@ -88,7 +105,10 @@ describe("the scheduler on an injected clock", async () => {
     const s = await scheduleIn("09:00", "UTC");
     const runs = await tickAt(s.id, ["2026-03-02T11:59:00Z"]);
     expect(runs).toEqual([expect.objectContaining({ local_date: "2026-03-02", status: "open" })]);
-    const jobs = await rows<{ n: number }>(t.deps.db, sql`select count(*)::int as n from pgboss.job where name = 'standup.fanout' and data->>'teamId' = ${s.teamId}`);
+    const jobs = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from pgboss.job where name = 'standup.fanout' and data->>'teamId' = ${s.teamId}`,
+    );
     expect(jobs[0]!.n).toBe(1);
   });
 
@@ -96,7 +116,10 @@ describe("the scheduler on an injected clock", async () => {
     const s = await scheduleIn("09:00", "UTC");
     const runs = await tickAt(s.id, ["2026-03-02T12:01:00Z", "2026-03-02T12:01:30Z"]);
     expect(runs).toEqual([expect.objectContaining({ local_date: "2026-03-02", status: "skipped" })]);
-    const jobs = await rows<{ n: number }>(t.deps.db, sql`select count(*)::int as n from pgboss.job where name = 'standup.fanout' and data->>'teamId' = ${s.teamId}`);
+    const jobs = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from pgboss.job where name = 'standup.fanout' and data->>'teamId' = ${s.teamId}`,
+    );
     expect(jobs[0]!.n).toBe(0);
   });
 
@@ -113,7 +136,17 @@ describe("the scheduler on an injected clock", async () => {
     await t.deps.db.execute(sql`update schedules set deleted_at = now() where id = ${deleted.id}`);
     const revoked = await scheduleIn("09:00", "UTC");
     await t.sendEvent(revoked.teamId, { type: "app_uninstalled" });
-    await expect.poll(async () => (await rows(t.deps.db, sql`select 1 from installations where team_id = ${revoked.teamId} and uninstalled_at is not null`)).length).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            await rows(
+              t.deps.db,
+              sql`select 1 from installations where team_id = ${revoked.teamId} and uninstalled_at is not null`,
+            )
+          ).length,
+      )
+      .toBe(1);
     t.clock.set("2026-03-09T09:00:10Z");
     await tick(t.deps);
     for (const s of [paused, deleted, revoked]) expect(await runsOf(s.id)).toEqual([]);
