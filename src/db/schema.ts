@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  customType,
   bigserial,
   boolean,
   date,
@@ -9,10 +10,14 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  serial,
   text,
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+
+/** PostgreSQL full-text vector; drizzle has no built-in type for it. */
+export const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -195,11 +200,17 @@ export const responses = pgTable(
     /** Bumped on every edit; the thread reply job updates Slack until it has shown the latest version. */
     version: integer("version").notNull().default(1),
     replyTs: text("reply_ts"),
+    /** Full-text search over the three answers (search_standups). */
+    search: tsvector("search").generatedAlwaysAs(
+      sql`to_tsvector('english', coalesce(yesterday, '') || ' ' || coalesce(today, '') || ' ' || coalesce(blockers, ''))`,
+    ),
   },
   (t) => [
     uniqueIndex("responses_member_day_uq").on(t.teamId, t.scheduleId, t.userId, t.standupDate),
     index("responses_team_date_idx").on(t.teamId, t.standupDate),
+    index("responses_team_user_date_idx").on(t.teamId, t.userId, t.standupDate),
     index("responses_run_idx").on(t.runId),
+    index("responses_search_idx").using("gin", t.search),
   ],
 );
 
@@ -218,3 +229,35 @@ export const chatPosts = pgTable("chat_posts", {
   attempts: integer("attempts").notNull().default(0),
   updatedAt: tstz("updated_at").notNull(),
 });
+
+// ---- Insights and AI access -----------------------------------------------------------------
+
+
+export const mcpKeys = pgTable(
+  "mcp_keys",
+  {
+    id: serial("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    name: text("name").notNull().default(""),
+    /** SHA-256 of the whole key; the key itself is shown once and never stored. */
+    keyHash: text("key_hash").notNull(),
+    keyPrefix: text("key_prefix").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull(),
+    lastUsedAt: tstz("last_used_at"),
+    revokedAt: tstz("revoked_at"),
+  },
+  (t) => [uniqueIndex("mcp_keys_hash_uq").on(t.keyHash), index("mcp_keys_team_idx").on(t.teamId)],
+);
+
+/** One public feed token per workspace, stored hashed. */
+export const feedTokens = pgTable(
+  "feed_tokens",
+  {
+    teamId: text("team_id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("feed_tokens_hash_uq").on(t.tokenHash)],
+);
