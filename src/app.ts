@@ -4,6 +4,10 @@ import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import type { Deps } from "./deps.ts";
 import { channelRoutes } from "./features/channels/channels.routes.ts";
+import { feedRoutes } from "./features/feed/feed.routes.ts";
+import { exportRoutes } from "./features/insights/export.routes.ts";
+import { insightRoutes } from "./features/insights/insights.routes.ts";
+import { mcpKeyRoutes } from "./features/mcp-keys/mcp-keys.routes.ts";
 import { installJobs } from "./features/install/install.jobs.ts";
 import { installListeners } from "./features/install/install.listeners.ts";
 import { installRoutes } from "./features/install/install.routes.ts";
@@ -18,6 +22,7 @@ import { standupListeners } from "./features/standups/standups.listeners.ts";
 import { systemRoutes } from "./features/system/system.routes.ts";
 import { templateRoutes } from "./features/templates/templates.routes.ts";
 import { buildServer } from "./http/server.ts";
+import { mcpRoutes } from "./mcp/mcp.routes.ts";
 
 export interface Upbeat {
   readonly deps: Deps;
@@ -45,6 +50,11 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     channelRoutes,
     scheduleRoutes,
     templateRoutes,
+    feedRoutes,
+    insightRoutes,
+    exportRoutes,
+    mcpKeyRoutes,
+    mcpRoutes,
   ]);
   let stopped = false;
   let stopScheduler: (() => void) | undefined;

@@ -1,0 +1,71 @@
+import { Readable } from "node:stream";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { type Executor, rows } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
+import { requireSession } from "../../http/auth.ts";
+import { csvLine } from "./csv.ts";
+import { resolveWindow, workspaceToday } from "./window.ts";
+
+export const CSV_COLUMNS = ["standup_date", "user_id", "real_name", "yesterday", "today", "blockers", "mood", "submitted_at"] as const;
+const BATCH = 2000;
+
+interface ExportRow {
+  id: number;
+  standup_date: string;
+  user_id: string;
+  real_name: string;
+  yesterday: string;
+  today: string;
+  blockers: string;
+  mood: string;
+  submitted_at: string;
+}
+
+/**
+ * Rows in batches by keyset (standup_date, id): each batch is one short query, so memory stays flat for
+ * any size and the embedded database's single connection is never held for the whole download.
+ */
+export async function* exportRows(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<ExportRow[]> {
+  let after: { date: string; id: number } | undefined;
+  for (;;) {
+    const batch = await rows<ExportRow>(
+      ex,
+      sql`select r.id::int as id, r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,
+                 r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,
+                 to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at
+          from responses r
+          left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+          where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
+            ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id})` : sql``}
+          order by r.standup_date, r.id
+          limit ${BATCH}`,
+    );
+    if (batch.length === 0) return;
+    yield batch;
+    if (batch.length < BATCH) return;
+    const last = batch[batch.length - 1]!;
+    after = { date: last.standup_date, id: last.id };
+  }
+}
+
+async function* csvChunks(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<string> {
+  yield csvLine([...CSV_COLUMNS]);
+  for await (const batch of exportRows(ex, teamId, from, to)) {
+    yield batch.map((r) => csvLine(CSV_COLUMNS.map((c) => r[c]))).join("");
+  }
+}
+
+export function exportRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Querystring: { from?: string; to?: string } }>("/dashboard/api/export/csv", async (req, reply) => {
+    const { teamId } = requireSession(req);
+    const today = await workspaceToday(deps, teamId);
+    // Without dates the export covers the last 30 days; an explicit range may be any length.
+    const w = resolveWindow({ from: req.query.from, to: req.query.to }, today, { defaultDays: 30, maxSpan: 100 * 366 });
+    reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
+      .header("cache-control", "no-store");
+    return reply.send(Readable.from(csvChunks(deps.db, teamId, w.from, w.to), { objectMode: false }));
+  });
+}

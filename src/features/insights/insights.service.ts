@@ -1,0 +1,102 @@
+import type { Deps } from "../../deps.ts";
+import { MOODS } from "../standups/messages.ts";
+import {
+  blockersByDay,
+  memberParticipation,
+  moodCounts,
+  participationByDay,
+  type ParticipationRow,
+  standupsBetween,
+  statsFor,
+} from "./insights.repo.ts";
+import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "./window.ts";
+
+type InsightDeps = Pick<Deps, "db" | "clock">;
+export type WindowQuery = { days?: unknown; from?: unknown; to?: unknown };
+
+/** Mood scored 5 (😀) to 1 (😫). */
+export const MOOD_SCORE: Record<string, number> = Object.fromEntries(MOODS.map((m, i) => [m, 5 - i]));
+
+export function overallPct(rows: Pick<ParticipationRow, "submitted" | "total">[]): number {
+  const total = rows.reduce((n, r) => n + r.total, 0);
+  const submitted = rows.reduce((n, r) => n + r.submitted, 0);
+  return total === 0 ? 0 : Math.round((100 * submitted) / total);
+}
+
+export async function getStats(deps: InsightDeps, teamId: string) {
+  const today = await workspaceToday(deps, teamId);
+  const s = await statsFor(deps.db, teamId, today, shiftDate(today, -6));
+  return {
+    total_members: s.total_members,
+    submitted_today: s.submitted_today,
+    participation_7d_pct: s.asked === 0 ? 0 : Math.round((100 * s.answered) / s.asked),
+    active_blockers: s.active_blockers,
+  };
+}
+
+export async function windowFor(deps: InsightDeps, teamId: string, query: WindowQuery, defaultDays = 7): Promise<DateWindow> {
+  return resolveWindow(query, await workspaceToday(deps, teamId), { defaultDays });
+}
+
+export async function getReports(deps: InsightDeps, teamId: string, query: WindowQuery) {
+  const w = await windowFor(deps, teamId, query);
+  const [standups, participation] = await Promise.all([
+    standupsBetween(deps.db, teamId, w.from, w.to),
+    participationByDay(deps.db, teamId, w.from, w.to),
+  ]);
+  return { standups, participation, total_days: w.totalDays, from: w.from, to: w.to };
+}
+
+/** Second half of the window against the first: a change of more than 0.2 points is a trend. */
+export function moodTrend(daily: { avg_score: number }[]): "up" | "down" | "flat" {
+  if (daily.length < 2) return "flat";
+  const half = Math.floor(daily.length / 2);
+  const avg = (xs: { avg_score: number }[]) => xs.reduce((n, d) => n + d.avg_score, 0) / xs.length;
+  const delta = avg(daily.slice(daily.length - half)) - avg(daily.slice(0, half));
+  return delta > 0.2 ? "up" : delta < -0.2 ? "down" : "flat";
+}
+
+export async function moodSummary(deps: InsightDeps, teamId: string, w: { from: string; to: string }) {
+  const counts = await moodCounts(deps.db, teamId, w.from, w.to);
+  const byDate = new Map<string, Record<string, number>>();
+  for (const c of counts) {
+    const day = byDate.get(c.date) ?? {};
+    day[c.mood] = c.n;
+    byDate.set(c.date, day);
+  }
+  let sum = 0;
+  let n = 0;
+  const daily = [...byDate.entries()].map(([date, dayCounts]) => {
+    let daySum = 0;
+    let dayN = 0;
+    for (const [mood, k] of Object.entries(dayCounts)) {
+      const score = MOOD_SCORE[mood];
+      if (score === undefined) continue;
+      daySum += score * k;
+      dayN += k;
+    }
+    sum += daySum;
+    n += dayN;
+    return { date, avg_score: dayN === 0 ? 0 : Math.round((daySum / dayN) * 100) / 100, counts: dayCounts };
+  });
+  return { daily, overall_avg: n === 0 ? 0 : Math.round((sum / n) * 100) / 100, trend: moodTrend(daily) };
+}
+
+export async function getAnalytics(deps: InsightDeps, teamId: string, query: WindowQuery) {
+  const w = await windowFor(deps, teamId, query);
+  const [mood, participation, members, blockerDays] = await Promise.all([
+    moodSummary(deps, teamId, w),
+    participationByDay(deps.db, teamId, w.from, w.to),
+    memberParticipation(deps.db, teamId, w.from, w.to),
+    blockersByDay(deps.db, teamId, w.from, w.to),
+  ]);
+  return {
+    days: w.totalDays,
+    from: w.from,
+    to: w.to,
+    mood,
+    participation: { daily: participation, overall_pct: overallPct(participation) },
+    members,
+    blockers: { total: blockerDays.reduce((n, d) => n + d.count, 0), by_day: blockerDays },
+  };
+}
