@@ -7,7 +7,16 @@ import { requireSession } from "../../http/auth.ts";
 import { csvLine } from "./csv.ts";
 import { resolveWindow, workspaceToday } from "./window.ts";
 
-export const CSV_COLUMNS = ["standup_date", "user_id", "real_name", "yesterday", "today", "blockers", "mood", "submitted_at"] as const;
+export const CSV_COLUMNS = [
+  "standup_date",
+  "user_id",
+  "real_name",
+  "yesterday",
+  "today",
+  "blockers",
+  "mood",
+  "submitted_at",
+] as const;
 const BATCH = 2000;
 
 interface ExportRow {

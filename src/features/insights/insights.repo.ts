@@ -47,7 +47,12 @@ export function standupsBetween(
 }
 
 /** One row per day that had a run: participants asked, and how many of them answered. */
-export function participationByDay(ex: Executor, teamId: string, from: string, to: string): Promise<ParticipationRow[]> {
+export function participationByDay(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+): Promise<ParticipationRow[]> {
   return rows<ParticipationRow>(
     ex,
     sql`select run.local_date::text as date, count(resp.id)::int as submitted, count(*)::int as total,
@@ -62,7 +67,13 @@ export function participationByDay(ex: Executor, teamId: string, from: string, t
 }
 
 export async function statsFor(ex: Executor, teamId: string, today: string, weekStart: string) {
-  const [row] = await rows<{ total_members: number; submitted_today: number; asked: number; answered: number; active_blockers: number }>(
+  const [row] = await rows<{
+    total_members: number;
+    submitted_today: number;
+    asked: number;
+    answered: number;
+    active_blockers: number;
+  }>(
     ex,
     sql`select
           (select count(*) from members where team_id = ${teamId} and active)::int as total_members,
@@ -115,7 +126,15 @@ export function blockersByDay(ex: Executor, teamId: string, from: string, to: st
 
 /** Per member: runs asked and answered in the window, answered-in-a-row from the newest run back, blockers. */
 export function memberParticipation(ex: Executor, teamId: string, from: string, to: string) {
-  return rows<{ user_id: string; real_name: string; asked: number; submitted: number; pct: number; current_streak: number; blockers: number }>(
+  return rows<{
+    user_id: string;
+    real_name: string;
+    asked: number;
+    submitted: number;
+    pct: number;
+    current_streak: number;
+    blockers: number;
+  }>(
     ex,
     sql`with asked as (
           select p.user_id, run.id as run_id, run.starts_at, resp.id is not null as answered, coalesce(resp.has_blocker, false) as blocker
@@ -142,7 +161,16 @@ export function memberParticipation(ex: Executor, teamId: string, from: string, 
 
 /** Full-text search, best matches first, with the matching words highlighted in a snippet. */
 export function searchResponses(ex: Executor, teamId: string, query: string, from: string, to: string, limit: number) {
-  return rows<{ user_id: string; real_name: string; standup_date: string; yesterday: string; today: string; blockers: string; rank: number; snippet: string }>(
+  return rows<{
+    user_id: string;
+    real_name: string;
+    standup_date: string;
+    yesterday: string;
+    today: string;
+    blockers: string;
+    rank: number;
+    snippet: string;
+  }>(
     ex,
     sql`select r.user_id, coalesce(m.real_name, r.user_id) as real_name, r.standup_date::text as standup_date,
                r.yesterday, r.today, r.blockers,

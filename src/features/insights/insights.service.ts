@@ -4,8 +4,8 @@ import {
   blockersByDay,
   memberParticipation,
   moodCounts,
-  participationByDay,
   type ParticipationRow,
+  participationByDay,
   standupsBetween,
   statsFor,
 } from "./insights.repo.ts";
@@ -34,7 +34,12 @@ export async function getStats(deps: InsightDeps, teamId: string) {
   };
 }
 
-export async function windowFor(deps: InsightDeps, teamId: string, query: WindowQuery, defaultDays = 7): Promise<DateWindow> {
+export async function windowFor(
+  deps: InsightDeps,
+  teamId: string,
+  query: WindowQuery,
+  defaultDays = 7,
+): Promise<DateWindow> {
   return resolveWindow(query, await workspaceToday(deps, teamId), { defaultDays });
 }
 

@@ -33,12 +33,18 @@ export function shiftDate(date: string, days: number): string {
 }
 
 export function daysBetween(from: string, to: string): number {
-  return Math.round(DateTime.fromISO(to, { zone: "utc" }).diff(DateTime.fromISO(from, { zone: "utc" }), "days").days) + 1;
+  return (
+    Math.round(DateTime.fromISO(to, { zone: "utc" }).diff(DateTime.fromISO(from, { zone: "utc" }), "days").days) + 1
+  );
 }
 
 function parseDate(name: string, value: unknown): string | undefined {
   if (value === undefined || value === "") return undefined;
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value, { zone: "utc" }).isValid) {
+  if (
+    typeof value !== "string" ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
+    !DateTime.fromISO(value, { zone: "utc" }).isValid
+  ) {
     throw badRequest(`${name} must be a real date as YYYY-MM-DD`);
   }
   return value;
