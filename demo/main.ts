@@ -1,0 +1,69 @@
+import { rmSync } from "node:fs";
+import { buildApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { buildDeps, createLogger } from "../src/deps.ts";
+import { loginUrl } from "../src/features/session/login-token.ts";
+import { startFakeSlack } from "../test/support/fake-slack.ts";
+import { DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
+import { isSeeded, populateFakeSlack, schedulePulse, seedDemo } from "./seed.ts";
+import { MemberSimulator } from "./simulate.ts";
+
+/**
+ * `npm run demo`: the service on the embedded database in ./data/demo, a simulated Slack workspace on
+ * 127.0.0.1, history from a fixed seed, a live standup every few minutes answered by simulated members.
+ */
+const DATA_DIR = "./data/demo";
+const PULSE_MS = 5 * 60_000;
+// Demo-only secrets: the simulated Slack signs with the same one. Never use these for a real install.
+const SIGNING_SECRET = "demo-signing-secret-not-for-production";
+const SESSION_KEY = "demo-session-secret-key-not-for-production-0123456789";
+
+if (process.argv.includes("--reset")) rmSync(DATA_DIR, { recursive: true, force: true });
+
+const fake = await startFakeSlack();
+populateFakeSlack(fake);
+const port = Number(process.env.PORT ?? 3000);
+const config = loadConfig(
+  {
+    NODE_ENV: "development",
+    PORT: String(port),
+    APP_URL: `http://localhost:${port}`,
+    DATABASE_URL: `pglite://${DATA_DIR}/pglite`,
+    CHAT_API_URL: fake.url,
+    CHAT_OAUTH_URL: `${fake.url.replace(/api\/$/, "")}oauth/v2/authorize`,
+    CHAT_SIGNING_SECRET: SIGNING_SECRET,
+    SESSION_SECRET_KEY: SESSION_KEY,
+    CHAT_CLIENT_ID: "demo-client-id",
+    CHAT_CLIENT_SECRET: "demo-client-secret",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "WARNING",
+  },
+  { dataDir: DATA_DIR },
+);
+const log = createLogger(config);
+const deps = await buildDeps(config, { log });
+if (!(await isSeeded(deps))) await seedDemo(deps);
+const app = await buildApp(deps);
+await app.start();
+await app.server.listen({ port, host: "127.0.0.1" });
+
+const simulator = new MemberSimulator(fake, `http://127.0.0.1:${port}`, SIGNING_SECRET);
+simulator.start();
+await schedulePulse(deps);
+const pulse = setInterval(() => void schedulePulse(deps).catch(() => {}), PULSE_MS);
+pulse.unref();
+
+const admin = DEMO_PEOPLE.find((p) => p.admin)!;
+process.stdout.write(
+  `Upbeat demo (${DEMO_TEAM.name}) is running. Sign in as ${admin.realName}: ${loginUrl(deps, DEMO_TEAM.id, admin.id)}\n`,
+);
+
+const shutdown = () => {
+  clearInterval(pulse);
+  simulator.stop();
+  app
+    .stop()
+    .then(() => fake.close())
+    .finally(() => process.exit(0));
+};
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);

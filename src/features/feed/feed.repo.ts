@@ -1,0 +1,101 @@
+import { and, desc, eq, gte, isNull } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import {
+  feedTokens,
+  installations,
+  members,
+  responses,
+  schedules,
+  standupRuns,
+  workspaceCalendars,
+} from "../../db/schema.ts";
+
+/** The workspace a feed token opens, with what the page needs to know about it. */
+export interface FeedWorkspace {
+  teamId: string;
+  teamName: string;
+  /** The workspace calendar's timezone; undefined when none was saved. */
+  timezone: string | undefined;
+}
+
+export interface FeedResponseRow {
+  userId: string;
+  realName: string | null;
+  standupDate: string;
+  answers: string[];
+  mood: string | null;
+  hasBlocker: boolean;
+  submittedAt: Date;
+  editedAt: Date | null;
+  /** Questions as the run asked them; null when the run row is gone. */
+  runQuestions: string[] | null;
+  /** The schedule's current questions, the fallback. */
+  scheduleQuestions: string[] | null;
+}
+
+/** One token per workspace: a new one replaces the old hash, so the old token stops working at once. */
+export async function upsertFeedToken(
+  ex: Executor,
+  teamId: string,
+  tokenHash: string,
+  createdBy: string,
+  now: Date,
+): Promise<void> {
+  await ex
+    .insert(feedTokens)
+    .values({ teamId, tokenHash, createdBy, createdAt: now })
+    .onConflictDoUpdate({ target: feedTokens.teamId, set: { tokenHash, createdBy, createdAt: now } });
+}
+
+export async function deleteFeedToken(ex: Executor, teamId: string): Promise<void> {
+  await ex.delete(feedTokens).where(eq(feedTokens.teamId, teamId));
+}
+
+/** The installed workspace holding this token hash; an uninstalled workspace has no public feed. */
+export async function findFeedWorkspace(ex: Executor, tokenHash: string): Promise<FeedWorkspace | undefined> {
+  const [row] = await ex
+    .select({
+      teamId: feedTokens.teamId,
+      teamName: installations.teamName,
+      timezone: workspaceCalendars.timezone,
+    })
+    .from(feedTokens)
+    .innerJoin(installations, eq(installations.teamId, feedTokens.teamId))
+    .leftJoin(workspaceCalendars, eq(workspaceCalendars.teamId, feedTokens.teamId))
+    .where(and(eq(feedTokens.tokenHash, tokenHash), isNull(installations.uninstalledAt)))
+    .limit(1);
+  if (!row) return undefined;
+  return { teamId: row.teamId, teamName: row.teamName, timezone: row.timezone ?? undefined };
+}
+
+/**
+ * The workspace's newest responses from `fromDate` on, newest day first, at most `limit` rows.
+ * Served by responses_team_date_idx; names and questions come in the same query.
+ */
+export async function selectRecentResponses(
+  ex: Executor,
+  teamId: string,
+  fromDate: string,
+  limit: number,
+): Promise<FeedResponseRow[]> {
+  return ex
+    .select({
+      userId: responses.userId,
+      realName: members.realName,
+      standupDate: responses.standupDate,
+      answers: responses.answers,
+      mood: responses.mood,
+      hasBlocker: responses.hasBlocker,
+      submittedAt: responses.submittedAt,
+      editedAt: responses.editedAt,
+      runQuestions: standupRuns.questions,
+      scheduleQuestions: schedules.questions,
+    })
+    .from(responses)
+    .leftJoin(members, and(eq(members.teamId, responses.teamId), eq(members.userId, responses.userId)))
+    .leftJoin(standupRuns, and(eq(standupRuns.id, responses.runId), eq(standupRuns.teamId, responses.teamId)))
+    .leftJoin(schedules, and(eq(schedules.id, responses.scheduleId), eq(schedules.teamId, responses.teamId)))
+    .where(and(eq(responses.teamId, teamId), gte(responses.standupDate, fromDate)))
+    .orderBy(desc(responses.standupDate), desc(responses.submittedAt), desc(responses.id))
+    .limit(limit);
+}

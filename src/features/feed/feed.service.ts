@@ -1,0 +1,118 @@
+import { DateTime, IANAZone } from "luxon";
+import type { Deps } from "../../deps.ts";
+import { randomToken, sha256Hex } from "../../lib/crypto.ts";
+import {
+  deleteFeedToken,
+  type FeedResponseRow,
+  findFeedWorkspace,
+  selectRecentResponses,
+  upsertFeedToken,
+} from "./feed.repo.ts";
+
+/** The feed shows today and the six days before it, in the workspace timezone. */
+export const FEED_DAYS = 7;
+export const FEED_MAX_RESPONSES = 200;
+/** 32 random bytes in base64url, no padding. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface FeedAnswer {
+  label: string;
+  text: string;
+}
+
+export interface FeedEntry {
+  name: string;
+  answers: FeedAnswer[];
+  mood: string | null;
+  hasBlocker: boolean;
+  /** Submission time, HH:mm in the workspace timezone. */
+  time: string;
+  edited: boolean;
+}
+
+export interface FeedDay {
+  date: string;
+  /** "Monday 2 March 2026" */
+  heading: string;
+  entries: FeedEntry[];
+}
+
+export interface FeedView {
+  teamName: string;
+  timezone: string;
+  days: FeedDay[];
+  /** The query hit its limit, so older responses in the window are not shown. */
+  truncated: boolean;
+}
+
+type FeedDeps = Pick<Deps, "db" | "clock">;
+
+/** Creates or replaces the workspace's token. Only its hash is stored; the token is shown this once. */
+export async function issueFeedToken(deps: FeedDeps, teamId: string, createdBy: string): Promise<string> {
+  const token = randomToken(32);
+  await upsertFeedToken(deps.db, teamId, sha256Hex(token), createdBy, deps.clock.now());
+  return token;
+}
+
+export async function revokeFeedToken(deps: Pick<Deps, "db">, teamId: string): Promise<void> {
+  await deleteFeedToken(deps.db, teamId);
+}
+
+function zoneOrUtc(timezone: string | undefined): string {
+  return timezone && IANAZone.isValidZone(timezone) ? timezone : "UTC";
+}
+
+/** Questions as asked by the run, else the schedule's; answers beyond them are numbered. */
+function labelAnswers(answers: string[], questions: string[]): FeedAnswer[] {
+  return answers.map((text, i) => ({ label: questions[i] || `Answer ${i + 1}`, text }));
+}
+
+function toEntry(row: FeedResponseRow, zone: string): FeedEntry {
+  const answers = Array.isArray(row.answers) ? row.answers.map(String) : [];
+  return {
+    name: row.realName?.trim() || row.userId,
+    answers: labelAnswers(answers, row.runQuestions ?? row.scheduleQuestions ?? []),
+    mood: row.mood || null,
+    hasBlocker: row.hasBlocker,
+    time: DateTime.fromJSDate(row.submittedAt, { zone }).toFormat("HH:mm"),
+    edited: row.editedAt !== null,
+  };
+}
+
+/** Rows arrive newest day first; consecutive rows of one date form that day's group. */
+function groupByDate(rows: FeedResponseRow[], zone: string): FeedDay[] {
+  const days: FeedDay[] = [];
+  for (const row of rows) {
+    let day = days.at(-1);
+    if (day?.date !== row.standupDate) {
+      const heading = DateTime.fromISO(row.standupDate, { zone: "UTC" })
+        .setLocale("en-GB")
+        .toFormat("cccc d LLLL yyyy");
+      day = { date: row.standupDate, heading, entries: [] };
+      days.push(day);
+    }
+    day.entries.push(toEntry(row, zone));
+  }
+  return days;
+}
+
+/**
+ * The public feed behind a token, or undefined for a malformed, unknown or revoked token or an
+ * uninstalled workspace (all answer the same 404, so nothing is learned from the difference).
+ * The token is looked up by its SHA-256: the stored value never meets the raw token in a comparison.
+ */
+export async function loadFeed(deps: FeedDeps, token: string): Promise<FeedView | undefined> {
+  if (!TOKEN_SHAPE.test(token)) return undefined;
+  const workspace = await findFeedWorkspace(deps.db, sha256Hex(token));
+  if (!workspace) return undefined;
+  const zone = zoneOrUtc(workspace.timezone);
+  const today = DateTime.fromJSDate(deps.clock.now(), { zone }).startOf("day");
+  const fromDate = today.minus({ days: FEED_DAYS - 1 }).toISODate()!;
+  const rows = await selectRecentResponses(deps.db, workspace.teamId, fromDate, FEED_MAX_RESPONSES);
+  return {
+    teamName: workspace.teamName,
+    timezone: zone,
+    days: groupByDate(rows, zone),
+    truncated: rows.length >= FEED_MAX_RESPONSES,
+  };
+}

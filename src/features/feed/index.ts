@@ -1,0 +1,10 @@
+/** The feed feature's public face: other features import from here only. */
+export { feedRoutes } from "./feed.routes.ts";
+export {
+  FEED_DAYS,
+  FEED_MAX_RESPONSES,
+  type FeedView,
+  issueFeedToken,
+  loadFeed,
+  revokeFeedToken,
+} from "./feed.service.ts";
