@@ -24,6 +24,8 @@ export interface Config {
   readonly emailApiUrl: string;
   readonly emailFrom: string;
   readonly logLevel: LogLevel;
+  /** Behind a load balancer: how many proxy hops to trust for the client address (0 = none). */
+  readonly trustProxyHops: number;
   /** Messages for the operator, printed once at start (never containing secrets). */
   readonly notices: readonly string[];
 }
@@ -106,6 +108,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dataDir
     problems.push("CHAT_SIGNING_SECRET must differ from CHAT_CLIENT_SECRET");
   }
 
+  const trustProxyHops = Number(get("TRUST_PROXY_HOPS") ?? "0");
+  if (!Number.isInteger(trustProxyHops) || trustProxyHops < 0 || trustProxyHops > 10) {
+    problems.push("TRUST_PROXY_HOPS must be an integer 0-10");
+  }
+
   const rawLevel = (get("LOG_LEVEL") ?? "INFO").toUpperCase();
   const logLevel = LOG_LEVELS[rawLevel];
   if (!logLevel) problems.push("LOG_LEVEL must be DEBUG, INFO or WARNING");
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dataDir
     emailApiUrl: noTrailingSlash(emailApiUrl),
     emailFrom: get("EMAIL_FROM") ?? `Upbeat <noreply@${host}>`,
     logLevel: logLevel!,
+    trustProxyHops,
     notices: Object.freeze(notices),
   });
 }

@@ -26,11 +26,25 @@ export interface Deps {
 
 export type { WebClient };
 
+/** Query strings carry login tokens and OAuth codes, /feed paths carry feed tokens: neither reaches the logs. */
+export function loggableUrl(url: string): string {
+  const path = url.split("?")[0] ?? "";
+  const clean = path.startsWith("/feed/") ? "/feed/[token]" : path;
+  return url.includes("?") ? `${clean}?[query]` : clean;
+}
+
 export function createLogger(config: Pick<Config, "logLevel">, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level: config.logLevel,
       base: { service: "upbeat" },
+      serializers: {
+        req: (req: { method?: string; url?: string; id?: string; ip?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: loggableUrl(req.url ?? ""),
+        }),
+      },
       // Secrets never reach the logs, whatever a caller passes.
       redact: {
         paths: [

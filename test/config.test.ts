@@ -84,3 +84,48 @@ describe("configuration", () => {
     expect(res.stderr).toContain("CHAT_SIGNING_SECRET");
   });
 });
+
+describe("secrets stay out of logs", () => {
+  it("request URLs are logged without query strings or feed tokens", async () => {
+    const { loggableUrl } = await import("../src/deps.ts");
+    expect(loggableUrl("/dashboard/login?t=eyJhbGciOi.abc")).toBe("/dashboard/login?[query]");
+    expect(loggableUrl("/oauth/callback?code=123&state=x")).toBe("/oauth/callback?[query]");
+    expect(loggableUrl("/feed/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-ABCDE")).toBe("/feed/[token]");
+    expect(loggableUrl("/healthz")).toBe("/healthz");
+  });
+
+  it("a signed-in request's log line carries neither the login token nor the cookie", async () => {
+    const { Writable } = await import("node:stream");
+    const { createLogger } = await import("../src/deps.ts");
+    const { createTestApp } = await import("./support/app.ts");
+    const { issueLoginToken } = await import("../src/features/session/login-token.ts");
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const log = createLogger({ logLevel: "info" }, sink);
+    const t2 = await createTestApp({ log });
+    try {
+      await t2.installTeam("T0LOG");
+      const token = issueLoginToken(t2.deps, "T0LOG", "U0LOGADMIN");
+      const res = await t2.inject({ method: "GET", url: `/dashboard/login?t=${token}` });
+      const cookie = String([res.headers["set-cookie"]].flat()[0]).split(";")[0]!;
+      await t2.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } });
+      const all = lines.join("\n");
+      expect(all).toContain("/dashboard/login?[query]");
+      expect(all).not.toContain(token.slice(0, 20));
+      expect(all).not.toContain(cookie.split("=")[1]!.slice(0, 20));
+    } finally {
+      await t2.close();
+    }
+  });
+
+  it("TRUST_PROXY_HOPS is validated and defaults to trusting no proxy", () => {
+    expect(loadConfig(PROD).trustProxyHops).toBe(0);
+    expect(loadConfig({ ...PROD, TRUST_PROXY_HOPS: "1" }).trustProxyHops).toBe(1);
+    expect(problems({ ...PROD, TRUST_PROXY_HOPS: "yes" }).join()).toMatch(/TRUST_PROXY_HOPS/);
+  });
+});

@@ -35,7 +35,9 @@ export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyI
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // Only trust X-Forwarded-For from as many proxies as the operator says sit in front; otherwise any
+    // client could pick its own address and slip past per-IP rate limits.
+    trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxyHops,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomUUID();

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { afterAll } from "vitest";
 import { buildApp, type Upbeat } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -51,6 +51,8 @@ export interface TestAppOptions {
   /** Queue workers off (default): tests drain jobs with deps.queue.drain(). */
   workers?: boolean;
   logLevel?: string;
+  /** A logger of the test's own (to read what the service logs). */
+  log?: Logger;
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -71,7 +73,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     LOG_LEVEL: "WARNING",
     ...opts.env,
   });
-  const log = pino({ level: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent" });
+  const log = opts.log ?? pino({ level: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent" });
   const deps = await buildDeps(config, {
     clock,
     log,

@@ -1,0 +1,36 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { PACKAGE_VERSION } from "../http/server.ts";
+import { getBlockers, getStandups, getTodayStandups, searchStandups } from "./standup-tools.ts";
+import type { Tool, ToolContext } from "./tool-kit.ts";
+import { getMembers, getMoodSummary, getParticipation, getWorkspaceSummary } from "./workspace-tools.ts";
+
+export const SERVER_NAME = "upbeat";
+
+export const TOOLS: readonly Tool[] = [
+  getStandups,
+  getTodayStandups,
+  getBlockers,
+  getParticipation,
+  getMembers,
+  searchStandups,
+  getWorkspaceSummary,
+  getMoodSummary,
+];
+
+export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
+
+const INSTRUCTIONS =
+  "Upbeat runs daily standups in one Slack workspace: each member answers what they did yesterday, what they " +
+  "plan today, any blockers, and picks a mood. These tools read that data (they never change anything). " +
+  "Dates are YYYY-MM-DD in the workspace timezone. Start with get_workspace_summary; use get_members to map " +
+  "names to user ids.";
+
+/** A fresh server per HTTP request, bound to the workspace of the key that authenticated it. */
+export function createMcpServer(ctx: ToolContext): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, title: "Upbeat", version: PACKAGE_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  for (const tool of TOOLS) tool.register(server, ctx);
+  return server;
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { activeBlockers, participationByDay, searchResponses, standupsBetween } from "../features/insights/insights.repo.ts";
+import { daysBetween, shiftDate, workspaceToday } from "../features/insights/window.ts";
+import { dateArg, daysArg, defineTool, lastDays, realDate, ToolError } from "./tool-kit.ts";
+
+/** Answers run to 3,000 characters each: these caps keep a result inside a model's context. */
+export const STANDUPS_LIMIT = 300;
+export const TODAY_LIMIT = 500;
+export const SEARCH_LIMIT = 25;
+export const MAX_RANGE_DAYS = 92;
+const DEFAULT_RANGE_DAYS = 7;
+
+const RESPONSE_FIELDS =
+  "Each response has user_id, real_name, standup_date, yesterday, today, blockers (the three answers), " +
+  "mood (an emoji from 😀 best to 😫 worst, or empty), has_blocker (true when the blockers answer reports a " +
+  "real blocker) and submitted_at (ISO 8601 UTC).";
+
+/** At most `limit` rows, and whether more existed (one extra row is fetched to know). */
+function capped<T>(rows: T[], limit: number): { count: number; truncated: boolean; items: T[] } {
+  const items = rows.slice(0, limit);
+  return { count: items.length, truncated: rows.length > limit, items };
+}
+
+export const getStandups = defineTool({
+  name: "get_standups",
+  title: "Standup responses for a date range",
+  description:
+    "Standup responses of the workspace for a date range, newest day first. Without arguments: the last 7 days, " +
+    `today included. Dates are YYYY-MM-DD in the workspace timezone; a range spans at most ${MAX_RANGE_DAYS} days. ` +
+    `${RESPONSE_FIELDS} At most ${STANDUPS_LIMIT} responses are returned; truncated: true means there were more, ` +
+    "so narrow the range or filter by user_id.",
+  input: {
+    from_date: dateArg("First day of the range; default: 6 days before to_date"),
+    to_date: dateArg("Last day of the range; default: today (or from_date when that is in the future)"),
+    user_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("Only this member's responses: a Slack user id such as U01ABCDEF (get_members lists them)."),
+  },
+  async run(ctx, args) {
+    const today = await workspaceToday(ctx.deps, ctx.teamId);
+    let from = realDate("from_date", args.from_date);
+    let to = realDate("to_date", args.to_date);
+    if (!to) to = from && from > today ? from : today;
+    if (!from) from = shiftDate(to, -(DEFAULT_RANGE_DAYS - 1));
+    if (from > to) throw new ToolError(`from_date ${from} is after to_date ${to}`);
+    const days = daysBetween(from, to);
+    if (days > MAX_RANGE_DAYS) {
+      throw new ToolError(
+        `${from} to ${to} spans ${days} days; at most ${MAX_RANGE_DAYS} are allowed. Narrow the range or make several calls.`,
+      );
+    }
+    const rows = await standupsBetween(ctx.deps.db, ctx.teamId, from, to, {
+      ...(args.user_id ? { userId: args.user_id } : {}),
+      limit: STANDUPS_LIMIT + 1,
+    });
+    const { count, truncated, items } = capped(rows, STANDUPS_LIMIT);
+    return { from, to, days, ...(args.user_id ? { user_id: args.user_id } : {}), count, truncated, standups: items };
+  },
+});
+
+export const getTodayStandups = defineTool({
+  name: "get_today_standups",
+  title: "Today's standup responses",
+  description:
+    "Every standup response submitted today (the date in the workspace timezone), with today's participation: " +
+    `how many members were asked (total), how many answered (submitted) and pct. ${RESPONSE_FIELDS} ` +
+    "participation is null when no standup ran today.",
+  input: {},
+  async run(ctx) {
+    const date = await workspaceToday(ctx.deps, ctx.teamId);
+    const [rows, participation] = await Promise.all([
+      standupsBetween(ctx.deps.db, ctx.teamId, date, date, { limit: TODAY_LIMIT + 1 }),
+      participationByDay(ctx.deps.db, ctx.teamId, date, date),
+    ]);
+    const { count, truncated, items } = capped(rows, TODAY_LIMIT);
+    const today = participation[0];
+    return {
+      date,
+      participation: today ? { submitted: today.submitted, total: today.total, pct: today.pct } : null,
+      count,
+      truncated,
+      standups: items,
+    };
+  },
+});
+
+export const getBlockers = defineTool({
+  name: "get_blockers",
+  title: "Active blockers",
+  description:
+    "Members who are blocked right now: those whose most recent standup response in the window reports a blocker " +
+    "(an answer that is not empty and not a word like none, no or n/a). Each entry has user_id, real_name, " +
+    "standup_date (when it was reported) and blockers (the text). Newest first. A member who answered later " +
+    "without a blocker is not listed.",
+  input: { days: daysArg(7, "Only responses from this window count.") },
+  async run(ctx, args) {
+    const w = await lastDays(ctx, args.days);
+    const blockers = await activeBlockers(ctx.deps.db, ctx.teamId, w.from, w.to);
+    return { ...w, count: blockers.length, blockers };
+  },
+});
+
+export const searchStandups = defineTool({
+  name: "search_standups",
+  title: "Search standup responses",
+  description:
+    "Full-text search over the yesterday, today and blockers answers, like a web search: English word stemming " +
+    '(deploy finds deployed), "quoted phrases", OR, and -word to exclude. Best matches first, at most ' +
+    `${SEARCH_LIMIT}. Each result has user_id, real_name, standup_date, the three answers, rank (higher is better) ` +
+    "and snippet: the matching passage with the matched words wrapped in **double asterisks**.",
+  input: {
+    query: z.string().trim().min(1).max(200).describe("Words to look for, e.g. staging deploy or \"code review\"."),
+    days: daysArg(30, "Only responses from this window are searched."),
+  },
+  async run(ctx, args) {
+    const w = await lastDays(ctx, args.days);
+    const results = await searchResponses(ctx.deps.db, ctx.teamId, args.query, w.from, w.to, SEARCH_LIMIT);
+    return {
+      query: args.query,
+      ...w,
+      count: results.length,
+      results,
+      ...(results.length === 0
+        ? { hint: "No matches. Try fewer or different words, or a longer window (days up to 365)." }
+        : {}),
+    };
+  },
+});

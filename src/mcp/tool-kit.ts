@@ -1,0 +1,121 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { DateTime } from "luxon";
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { shiftDate, workspaceToday } from "../features/insights/window.ts";
+import { AppError } from "../http/errors.ts";
+
+/** What every tool call runs with: the workspace comes from the API key, never from the arguments. */
+export interface ToolContext {
+  readonly deps: Pick<Deps, "db" | "clock" | "log">;
+  readonly teamId: string;
+  readonly teamName: string;
+  readonly keyId: number;
+}
+
+/** Every tool only reads, so clients may call them without asking the user each time. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+export const MAX_DAYS = 365;
+/** JSON-RPC "internal error", quoted in tool error texts so the failure class is plain to the client. */
+const INTERNAL_ERROR = -32603;
+
+/** A problem with the arguments, explained to the model so it can correct the call. */
+export class ToolError extends Error {}
+
+export interface ToolSpec<S extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  run(ctx: ToolContext, args: z.output<z.ZodObject<S>>): Promise<Record<string, unknown>>;
+}
+
+export interface Tool {
+  readonly name: string;
+  register(server: McpServer, ctx: ToolContext): void;
+}
+
+function textResult(text: string, isError: boolean): CallToolResult {
+  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+}
+
+/** Result as JSON text (what every client reads) and the same object as structuredContent. */
+async function runTool<S extends z.ZodRawShape>(
+  spec: ToolSpec<S>,
+  ctx: ToolContext,
+  args: z.output<z.ZodObject<S>>,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  try {
+    const result = await spec.run(ctx, args);
+    ctx.deps.log.info(
+      { tool: spec.name, team_id: ctx.teamId, key_id: ctx.keyId, ms: Math.round(performance.now() - started) },
+      "mcp tool call",
+    );
+    return { ...textResult(JSON.stringify(result), false), structuredContent: result };
+  } catch (err) {
+    if (err instanceof ToolError) return textResult(err.message, true);
+    if (err instanceof AppError && err.status < 500) return textResult(err.message, true);
+    // The cause stays in the log: SQL and stack details are no business of the client.
+    ctx.deps.log.error({ err, tool: spec.name, team_id: ctx.teamId, key_id: ctx.keyId }, "mcp tool failed");
+    return textResult(`Internal error (${INTERNAL_ERROR}): ${spec.name} failed. Try again in a moment.`, true);
+  }
+}
+
+export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
+  return {
+    name: spec.name,
+    register(server, ctx) {
+      // The SDK validates the arguments against `input` first; a bad call is answered with isError.
+      const handler = (args: z.output<z.ZodObject<S>>) => runTool(spec, ctx, args);
+      server.registerTool(
+        spec.name,
+        { title: spec.title, description: spec.description, inputSchema: spec.input, annotations: READ_ONLY },
+        handler as unknown as Parameters<McpServer["registerTool"]>[2],
+      );
+    },
+  };
+}
+
+// ---- Shared argument schemas and date windows --------------------------------------------------
+
+export const daysArg = (fallback: number, what: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_DAYS)
+    .default(fallback)
+    .describe(`How many days to look back, today included (1 to ${MAX_DAYS}; default ${fallback}). ${what}`);
+
+export const dateArg = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
+    .optional()
+    .describe(`${what} (YYYY-MM-DD, in the workspace timezone).`);
+
+export interface Window {
+  from: string;
+  to: string;
+  days: number;
+}
+
+/** `days` days back from today in the workspace timezone, today included. */
+export async function lastDays(ctx: ToolContext, days: number): Promise<Window> {
+  const to = await workspaceToday(ctx.deps, ctx.teamId);
+  return { from: shiftDate(to, -(days - 1)), to, days };
+}
+
+export function realDate(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!DateTime.fromISO(value, { zone: "utc" }).isValid) throw new ToolError(`${name} ${value} is not a real date`);
+  return value;
+}

@@ -1,0 +1,97 @@
+import { memberParticipation, participationByDay } from "../features/insights/insights.repo.ts";
+import { getStats, MOOD_SCORE, moodSummary, overallPct } from "../features/insights/insights.service.ts";
+import { listMemberViews } from "../features/members/members.service.ts";
+import { listSchedules } from "../features/schedules/index.ts";
+import { daysArg, defineTool, lastDays } from "./tool-kit.ts";
+
+const MOOD_SCALE = `Moods are scored ${Object.entries(MOOD_SCORE)
+  .map(([mood, score]) => `${mood} = ${score}`)
+  .join(", ")}.`;
+const TREND =
+  'trend compares the second half of the window with the first: "up" or "down" when the average moved by more ' +
+  'than 0.2 points, else "flat".';
+
+export const getParticipation = defineTool({
+  name: "get_participation",
+  title: "Participation statistics",
+  description:
+    "How reliably members answer their standups. daily: one row per day that had a standup, with total (members " +
+    "asked), submitted (members who answered) and pct. overall_pct: answered / asked over the whole window. " +
+    "members: per member asked, submitted, pct, current_streak (standups answered in a row, newest first) and " +
+    "blockers (responses that reported one). Percentages are whole numbers 0 to 100.",
+  input: { days: daysArg(7, "Standups from this window count.") },
+  async run(ctx, args) {
+    const w = await lastDays(ctx, args.days);
+    const [daily, members] = await Promise.all([
+      participationByDay(ctx.deps.db, ctx.teamId, w.from, w.to),
+      memberParticipation(ctx.deps.db, ctx.teamId, w.from, w.to),
+    ]);
+    return { ...w, overall_pct: overallPct(daily), daily, members };
+  },
+});
+
+export const getMembers = defineTool({
+  name: "get_members",
+  title: "Workspace members",
+  description:
+    "Everyone Upbeat knows in the workspace: user_id (the Slack user id other tools take), real_name, email, tz " +
+    "(IANA timezone), active (false for people who left or were deactivated) and role (admin or member).",
+  input: {},
+  async run(ctx) {
+    const members = await listMemberViews(ctx.deps, ctx.teamId);
+    return { count: members.length, active: members.filter((m) => m.active).length, members };
+  },
+});
+
+export const getWorkspaceSummary = defineTool({
+  name: "get_workspace_summary",
+  title: "Workspace health snapshot",
+  description:
+    "A one-call overview of the workspace's standups: team_name, today's date in the workspace timezone, " +
+    "total_members (active), submitted_today, participation_7d_pct, active_blockers (members whose latest " +
+    "response of the last 7 days reports a blocker), schedules and active_schedules, and mood_7d (overall_avg on " +
+    `a 1 to 5 scale, 0 when nobody gave a mood, and trend). ${MOOD_SCALE} Start here, then drill down with the ` +
+    "other tools.",
+  input: {},
+  async run(ctx) {
+    const w = await lastDays(ctx, 7);
+    const [stats, schedules, mood] = await Promise.all([
+      getStats(ctx.deps, ctx.teamId),
+      listSchedules(ctx.deps, ctx.teamId),
+      moodSummary(ctx.deps, ctx.teamId, w),
+    ]);
+    return {
+      team_name: ctx.teamName,
+      today: w.to,
+      ...stats,
+      schedules: schedules.length,
+      active_schedules: schedules.filter((s) => s.active).length,
+      mood_7d: { overall_avg: mood.overall_avg, trend: mood.trend },
+    };
+  },
+});
+
+export const getMoodSummary = defineTool({
+  name: "get_mood_summary",
+  title: "Mood trends",
+  description:
+    `How the team feels over time, from the mood members pick with their standup. ${MOOD_SCALE} daily: one row ` +
+    "per day with answers, with avg_score and counts per mood emoji. overall_avg: the window's average (0 when " +
+    `nobody gave a mood). responses_with_mood: how many answers the averages rest on. ${TREND}`,
+  input: { days: daysArg(14, "Moods from this window count.") },
+  async run(ctx, args) {
+    const w = await lastDays(ctx, args.days);
+    const mood = await moodSummary(ctx.deps, ctx.teamId, w);
+    const responsesWithMood = mood.daily.reduce(
+      (n, d) => n + Object.values(d.counts).reduce((m, k) => m + k, 0),
+      0,
+    );
+    return {
+      ...w,
+      overall_avg: mood.overall_avg,
+      trend: mood.trend,
+      responses_with_mood: responsesWithMood,
+      daily: mood.daily,
+    };
+  },
+});
