@@ -41,7 +41,8 @@ function methodNotAllowed(reply: FastifyReply): FastifyReply {
 
 /** Failures before the handler (too large a body) answer in JSON-RPC, not in the dashboard's shape. */
 function rpcErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const status = typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+  const status =
+    typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
   if (status === 500) req.log.error({ err }, "mcp request failed");
   const message =
     status === 413 ? "Request body is larger than 1 MB" : status === 500 ? "Internal error" : "Invalid request";
@@ -71,7 +72,9 @@ async function serveMcp(deps: Deps, owner: KeyOwner, req: FastifyRequest, reply:
     req.log.error({ err, team_id: owner.teamId }, "mcp request failed");
     if (!res.headersSent) {
       res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-      res.end(JSON.stringify(rpcErrorBody(RPC.internalError, "Internal error", requestIdOf({ ok: true, value: message }))));
+      res.end(
+        JSON.stringify(rpcErrorBody(RPC.internalError, "Internal error", requestIdOf({ ok: true, value: message }))),
+      );
     } else if (!res.writableEnded) {
       res.end();
     }

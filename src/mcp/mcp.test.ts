@@ -113,7 +113,12 @@ describe("the MCP endpoint", async () => {
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
     expect(Object.keys(byName.get_standups!.properties ?? {}).sort()).toEqual(["from_date", "to_date", "user_id"]);
     expect(byName.search_standups!.required).toEqual(["query"]);
-    expect(byName.get_blockers!.properties?.days).toMatchObject({ type: "integer", minimum: 1, maximum: 365, default: 7 });
+    expect(byName.get_blockers!.properties?.days).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 365,
+      default: 7,
+    });
     expect(byName.get_mood_summary!.properties?.days).toMatchObject({ default: 14 });
     expect(await client.ping()).toEqual({});
   });
@@ -185,8 +190,15 @@ describe("the MCP endpoint", async () => {
     const doomed = await newKey("doomed");
     const client = await connect(doomed);
     expect(await client.ping()).toEqual({});
-    const [row] = await rows<{ id: number }>(t.deps.db, sql`select id from mcp_keys where key_prefix = ${doomed.slice(0, 12)}`);
-    const res = await t.inject({ method: "DELETE", url: `/dashboard/api/mcp/keys/${row!.id}`, headers: { cookie: admin } });
+    const [row] = await rows<{ id: number }>(
+      t.deps.db,
+      sql`select id from mcp_keys where key_prefix = ${doomed.slice(0, 12)}`,
+    );
+    const res = await t.inject({
+      method: "DELETE",
+      url: `/dashboard/api/mcp/keys/${row!.id}`,
+      headers: { cookie: admin },
+    });
     expect(res.json()).toEqual({ ok: true });
     await expect(client.ping()).rejects.toThrow(/401|-32001|Unauthorized/);
     const raw = await post({ jsonrpc: "2.0", id: 3, method: "ping" }, bearer(doomed));

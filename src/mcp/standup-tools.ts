@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { activeBlockers, participationByDay, searchResponses, standupsBetween } from "../features/insights/insights.repo.ts";
+import {
+  activeBlockers,
+  participationByDay,
+  searchResponses,
+  standupsBetween,
+} from "../features/insights/insights.repo.ts";
 import { daysBetween, shiftDate, workspaceToday } from "../features/insights/window.ts";
 import { dateArg, daysArg, defineTool, lastDays, realDate, ToolError } from "./tool-kit.ts";
 
@@ -113,7 +118,7 @@ export const searchStandups = defineTool({
     `${SEARCH_LIMIT}. Each result has user_id, real_name, standup_date, the three answers, rank (higher is better) ` +
     "and snippet: the matching passage with the matched words wrapped in **double asterisks**.",
   input: {
-    query: z.string().trim().min(1).max(200).describe("Words to look for, e.g. staging deploy or \"code review\"."),
+    query: z.string().trim().min(1).max(200).describe('Words to look for, e.g. staging deploy or "code review".'),
     days: daysArg(30, "Only responses from this window are searched."),
   },
   async run(ctx, args) {

@@ -14,7 +14,14 @@ const TODAY = "2026-03-04";
 type Answer = [user: string, yesterday: string, today: string, blockers: string, mood: string | null];
 
 /** A run of a schedule on a day: everyone in `asked` was asked, the answers were submitted. */
-async function seedDay(t: TestApp, teamId: string, scheduleId: string, date: string, asked: string[], answers: Answer[]) {
+async function seedDay(
+  t: TestApp,
+  teamId: string,
+  scheduleId: string,
+  date: string,
+  asked: string[],
+  answers: Answer[],
+) {
   const at = new Date(`${date}T09:00:00Z`);
   const [run] = await t.deps.db
     .insert(standupRuns)
@@ -90,9 +97,14 @@ describe("MCP tools over a real HTTP server", async () => {
     ["U0ANA", "Finished billing", "Migrate the kubernetes cluster", "none", "🙂"],
     ["U0BEN", "Staging deploy", "Fix the flaky tests", "Staging environment is down", "😫"],
   ]);
-  await seedDay(t, B, scheduleB, TODAY, ["U0ZED"], [
-    ["U0ZED", "Zebra secret project", "More kubernetes for zebra", "Blocked by zebra legal", "😀"],
-  ]);
+  await seedDay(
+    t,
+    B,
+    scheduleB,
+    TODAY,
+    ["U0ZED"],
+    [["U0ZED", "Zebra secret project", "More kubernetes for zebra", "Blocked by zebra legal", "😀"]],
+  );
   const keyA = (await createKey(t.deps, A, "U0AADMIN", { name: "A" })).key;
   const keyB = (await createKey(t.deps, B, "U0BADMIN", { name: "B" })).key;
 
@@ -134,8 +146,20 @@ describe("MCP tools over a real HTTP server", async () => {
   it("get_standups defaults to the last 7 days, newest day first, with names and blocker flags", async () => {
     const { json } = await call("get_standups");
     expect(json).toMatchObject({ from: "2026-02-26", to: TODAY, days: 7, count: 6, truncated: false });
-    const standups = json.standups as { user_id: string; standup_date: string; real_name: string; has_blocker: boolean }[];
-    expect(standups.map((s) => s.standup_date)).toEqual([TODAY, TODAY, "2026-03-03", "2026-03-03", "2026-03-02", "2026-03-02"]);
+    const standups = json.standups as {
+      user_id: string;
+      standup_date: string;
+      real_name: string;
+      has_blocker: boolean;
+    }[];
+    expect(standups.map((s) => s.standup_date)).toEqual([
+      TODAY,
+      TODAY,
+      "2026-03-03",
+      "2026-03-03",
+      "2026-03-02",
+      "2026-03-02",
+    ]);
     expect(standups[1]).toMatchObject({
       user_id: "U0BEN",
       real_name: "Ben",

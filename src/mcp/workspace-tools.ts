@@ -82,10 +82,7 @@ export const getMoodSummary = defineTool({
   async run(ctx, args) {
     const w = await lastDays(ctx, args.days);
     const mood = await moodSummary(ctx.deps, ctx.teamId, w);
-    const responsesWithMood = mood.daily.reduce(
-      (n, d) => n + Object.values(d.counts).reduce((m, k) => m + k, 0),
-      0,
-    );
+    const responsesWithMood = mood.daily.reduce((n, d) => n + Object.values(d.counts).reduce((m, k) => m + k, 0), 0);
     return {
       ...w,
       overall_avg: mood.overall_avg,

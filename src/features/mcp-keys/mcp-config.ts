@@ -25,6 +25,7 @@ export type McpClientConfigs = Record<"claude_desktop" | "cursor" | "vscode", Cl
 function remoteBridge(appUrl: string): StdioServer {
   return {
     command: "npx",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VAR} that mcp-remote expands from env
     args: ["-y", "mcp-remote", `${appUrl}/mcp`, "--header", "Authorization:${AUTH_HEADER}"],
     env: { AUTH_HEADER: `Bearer ${API_KEY_PLACEHOLDER}` },
   };

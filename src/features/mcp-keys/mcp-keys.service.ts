@@ -2,7 +2,15 @@ import { z } from "zod";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
 import { randomBase62, sha256Hex } from "../../lib/crypto.ts";
-import { insertKey, type KeyOwner, type McpKeyRow, revokeKeyRow, selectKeys, touchKey, findLiveKey } from "./mcp-keys.repo.ts";
+import {
+  findLiveKey,
+  insertKey,
+  type KeyOwner,
+  type McpKeyRow,
+  revokeKeyRow,
+  selectKeys,
+  touchKey,
+} from "./mcp-keys.repo.ts";
 
 export const KEY_PREFIX = "svc_";
 /** 43 base62 characters carry 43 × log2(62) ≈ 256 bits, as much as 32 random bytes. */
@@ -85,7 +93,11 @@ export async function listKeys(deps: Pick<Deps, "db">, teamId: string): Promise<
 }
 
 /** Unknown, malformed and other workspaces' ids are all 404, so existence does not leak. */
-export async function revokeKey(deps: Pick<Deps, "db" | "clock">, teamId: string, rawId: string): Promise<{ ok: true }> {
+export async function revokeKey(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  rawId: string,
+): Promise<{ ok: true }> {
   const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : 0;
   if (id < 1 || id > MAX_SERIAL || !(await revokeKeyRow(deps.db, teamId, id, deps.clock.now()))) {
     throw notFound("API key not found");

@@ -74,7 +74,12 @@ describe("MCP API keys", async () => {
       t.deps.db,
       sql`select key_hash, key_prefix, created_by, team_id from mcp_keys where id = ${body.id}`,
     );
-    expect(stored).toEqual({ key_hash: sha256Hex(body.key), key_prefix: body.key_prefix, created_by: ADMIN, team_id: TEAM });
+    expect(stored).toEqual({
+      key_hash: sha256Hex(body.key),
+      key_prefix: body.key_prefix,
+      created_by: ADMIN,
+      team_id: TEAM,
+    });
     const everything = JSON.stringify(await rows(t.deps.db, sql`select * from mcp_keys`));
     expect(everything).not.toContain(body.key);
   });
@@ -120,11 +125,17 @@ describe("MCP API keys", async () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect((await list(admin)).find((k) => k.id === key.id)?.active).toBe(false);
-    const [row] = await rows<{ revoked_at: Date }>(t.deps.db, sql`select revoked_at from mcp_keys where id = ${key.id}`);
+    const [row] = await rows<{ revoked_at: Date }>(
+      t.deps.db,
+      sql`select revoked_at from mcp_keys where id = ${key.id}`,
+    );
     const first = new Date(row!.revoked_at).getTime();
     t.clock.advance(5_000);
     expect((await revoke(admin, key.id)).json()).toEqual({ ok: true });
-    const [again] = await rows<{ revoked_at: Date }>(t.deps.db, sql`select revoked_at from mcp_keys where id = ${key.id}`);
+    const [again] = await rows<{ revoked_at: Date }>(
+      t.deps.db,
+      sql`select revoked_at from mcp_keys where id = ${key.id}`,
+    );
     expect(new Date(again!.revoked_at).getTime()).toBe(first);
   });
 
@@ -139,9 +150,9 @@ describe("MCP API keys", async () => {
 
   it("members get 403 on every key endpoint; no session gets 401", async () => {
     const key = (await create(admin)).json() as CreatedJson;
-    expect(expectError(await t.inject({ method: "GET", url: "/dashboard/api/mcp/keys", headers: { cookie: member } }), 403)).toBe(
-      "Admin required",
-    );
+    expect(
+      expectError(await t.inject({ method: "GET", url: "/dashboard/api/mcp/keys", headers: { cookie: member } }), 403),
+    ).toBe("Admin required");
     expectError(await create(member, { name: "mine" }), 403);
     expectError(await revoke(member, key.id), 403);
     expect((await list(admin)).find((k) => k.id === key.id)?.active).toBe(true);
@@ -152,11 +163,15 @@ describe("MCP API keys", async () => {
   it("mcp-config gives any member ready snippets for Claude Desktop, Cursor and VS Code with the placeholder key", async () => {
     const res = await t.inject({ method: "GET", url: "/dashboard/api/mcp-config", headers: { cookie: member } });
     expect(res.statusCode).toBe(200);
-    const body = res.json() as Record<string, { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }>;
+    const body = res.json() as Record<
+      string,
+      { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }
+    >;
     expect(Object.keys(body)).toEqual(expect.arrayContaining(["claude_desktop", "cursor", "vscode"]));
     for (const [kind, config] of Object.entries(body)) {
       const server = config.mcpServers.upbeat!;
       expect(server.command, kind).toBe("npx");
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet holds a literal ${AUTH_HEADER}
       expect(server.args).toEqual(["-y", "mcp-remote", `${APP_URL}/mcp`, "--header", "Authorization:${AUTH_HEADER}"]);
       expect(server.env).toEqual({ AUTH_HEADER: "Bearer <API_KEY>" });
     }
