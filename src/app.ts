@@ -7,10 +7,10 @@ import { channelRoutes } from "./features/channels/channels.routes.ts";
 import { feedRoutes } from "./features/feed/feed.routes.ts";
 import { exportRoutes } from "./features/insights/export.routes.ts";
 import { insightRoutes } from "./features/insights/insights.routes.ts";
-import { mcpKeyRoutes } from "./features/mcp-keys/mcp-keys.routes.ts";
 import { installJobs } from "./features/install/install.jobs.ts";
 import { installListeners } from "./features/install/install.listeners.ts";
 import { installRoutes } from "./features/install/install.routes.ts";
+import { mcpKeyRoutes } from "./features/mcp-keys/mcp-keys.routes.ts";
 import { memberJobs } from "./features/members/members.jobs.ts";
 import { memberListeners } from "./features/members/members.listeners.ts";
 import { memberRoutes } from "./features/members/members.routes.ts";
@@ -73,6 +73,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);
+      await receiver.settle();
       await deps.queue.stop().catch((err: unknown) => deps.log.warn({ err: String(err) }, "queue stop failed"));
       await deps.database.close();
     },

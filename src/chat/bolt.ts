@@ -27,6 +27,8 @@ export type ListenerGroup = (bolt: App, deps: Deps) => void;
 export function createBolt(deps: Deps, receiver: FastifyReceiver, groups: ListenerGroup[]): App {
   const bolt = new App({
     receiver,
+    // Bolt's default conversation store is unused here and costs an exception per event.
+    convoStore: false,
     logger: boltLogger(deps),
     logLevel: LogLevel.WARN,
     // Calls made inside listeners (views.open must use the trigger within 3 s) are not retried.

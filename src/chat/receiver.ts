@@ -8,9 +8,35 @@ import { verifySlackSignature } from "./verify.ts";
 /** Slack gives up after 3 s; answer before that even if no listener acknowledged. */
 const ACK_DEADLINE_MS = 2_500;
 
+const EVENT_BACKLOG_MAX = 256;
+
+function logListenerError(req: FastifyRequest, err: unknown): void {
+  req.log.error({ err: err instanceof Error ? err.message : String(err) }, "chat listener failed");
+}
+
 /** Transport only: Fastify verifies, parses and acknowledges; Bolt's listeners do the work. */
 export class FastifyReceiver implements Receiver {
   #bolt: App | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+
+  /** Runs acknowledged event work in the background; false when the backlog is full (run it inline). */
+  track(work: () => Promise<void>, log: FastifyRequest["log"]): boolean {
+    if (this.#inFlight.size >= EVENT_BACKLOG_MAX) return false;
+    const p: Promise<void> = work()
+      .catch((err: unknown) =>
+        log.error({ err: err instanceof Error ? err.message : String(err) }, "chat listener failed"),
+      )
+      .finally(() => this.#inFlight.delete(p));
+    this.#inFlight.add(p);
+    return true;
+  }
+
+  /** Lets acknowledged events finish before shutdown closes the database. */
+  async settle(timeoutMs = 10_000): Promise<void> {
+    const timeout = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([Promise.allSettled([...this.#inFlight]), timeout]);
+  }
+
   init(app: App): void {
     this.#bolt = app;
   }
@@ -70,12 +96,21 @@ async function handle(deps: Deps, receiver: FastifyReceiver, req: FastifyRequest
   if (!body) return reply.status(400).send({ error: "Malformed body" });
   if (body.type === "url_verification") return reply.send({ challenge: body.challenge });
 
+  const retryNum = Number(req.headers["x-slack-retry-num"] ?? 0);
+  const retry = retryNum ? { retryNum, retryReason: String(req.headers["x-slack-retry-reason"] ?? "") } : {};
+
   if (body.type === "event_callback" && typeof body.event_id === "string") {
-    const first = await claimEvent(deps, body.event_id, body.team_id as string | undefined);
-    if (!first) return reply.send("");
+    // Events need no answer but 200: acknowledge first, then claim the event id and dispatch. Past a
+    // bounded backlog the work is done before answering, so overload slows senders instead of piling up.
+    const eventId = body.event_id;
+    const work = async () => {
+      if (!(await claimEvent(deps, eventId, body.team_id as string | undefined))) return;
+      await receiver.bolt.processEvent({ body, ack: async () => {}, ...retry });
+    };
+    if (!receiver.track(work, req.log)) await work().catch((err: unknown) => logListenerError(req, err));
+    return reply.send("");
   }
 
-  const retryNum = Number(req.headers["x-slack-retry-num"] ?? 0);
   let acked = false;
   const response = new Promise<unknown>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), ACK_DEADLINE_MS);
@@ -85,16 +120,10 @@ async function handle(deps: Deps, receiver: FastifyReceiver, req: FastifyRequest
       clearTimeout(timer);
       resolve(res);
     };
-    receiver.bolt
-      .processEvent({
-        body,
-        ack,
-        ...(retryNum ? { retryNum, retryReason: String(req.headers["x-slack-retry-reason"] ?? "") } : {}),
-      })
-      .catch((err: unknown) => {
-        req.log.error({ err: err instanceof Error ? err.message : String(err) }, "chat listener failed");
-        void ack();
-      });
+    receiver.bolt.processEvent({ body, ack, ...retry }).catch((err: unknown) => {
+      logListenerError(req, err);
+      void ack();
+    });
   });
   const result = await response;
   if (result === undefined || result === "") return reply.send("");
