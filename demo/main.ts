@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -19,6 +20,13 @@ const SIGNING_SECRET = "demo-signing-secret-not-for-production";
 const SESSION_KEY = "demo-session-secret-key-not-for-production-0123456789";
 
 if (process.argv.includes("--reset")) rmSync(DATA_DIR, { recursive: true, force: true });
+
+// The dashboard build (when missing or stale) runs beside the database start-up instead of before it.
+const webBuild = new Promise<number>((resolve) => {
+  const child = spawn(process.execPath, ["scripts/ensure-web-build.mjs"], { stdio: "inherit" });
+  child.on("exit", (code) => resolve(code ?? 1));
+  child.on("error", () => resolve(1));
+});
 
 const fake = await startFakeSlack();
 populateFakeSlack(fake);
@@ -52,6 +60,7 @@ await schedulePulse(deps);
 const pulse = setInterval(() => void schedulePulse(deps).catch(() => {}), PULSE_MS);
 pulse.unref();
 
+if ((await webBuild) !== 0) process.stderr.write("demo: the dashboard could not be built; the API still runs.\n");
 const admin = DEMO_PEOPLE.find((p) => p.admin)!;
 process.stdout.write(
   `Upbeat demo (${DEMO_TEAM.name}) is running. Sign in as ${admin.realName}: ${loginUrl(deps, DEMO_TEAM.id, admin.id)}\n`,
