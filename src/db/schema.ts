@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
-  customType,
   bigserial,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -231,7 +231,6 @@ export const chatPosts = pgTable("chat_posts", {
 });
 
 // ---- Insights and AI access -----------------------------------------------------------------
-
 
 export const mcpKeys = pgTable(
   "mcp_keys",
