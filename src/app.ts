@@ -21,6 +21,7 @@ import { standupJobs } from "./features/standups/standups.jobs.ts";
 import { standupListeners } from "./features/standups/standups.listeners.ts";
 import { systemRoutes } from "./features/system/system.routes.ts";
 import { templateRoutes } from "./features/templates/templates.routes.ts";
+import { webRoutes } from "./features/web/web.routes.ts";
 import { buildServer } from "./http/server.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 
@@ -55,6 +56,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     exportRoutes,
     mcpKeyRoutes,
     mcpRoutes,
+    webRoutes,
   ]);
   let stopped = false;
   let stopScheduler: (() => void) | undefined;

@@ -4,8 +4,9 @@ import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { findMember } from "../members/members.repo.ts";
+import { sendDashboardIndex } from "../web/index.ts";
 import { redeemLoginToken } from "./login-token.ts";
-import { deleteSession, findSessionUser, insertSession } from "./sessions.repo.ts";
+import { deleteSession, insertSession } from "./sessions.repo.ts";
 
 const REASONS: Record<string, string> = {
   malformed: "This sign-in link is not valid.",
@@ -50,19 +51,12 @@ async function exchange(deps: Deps, req: FastifyRequest<{ Querystring: { t?: str
   return reply.redirect("/dashboard", 302);
 }
 
-/** Until the web dashboard is built, /dashboard says who is signed in. */
-async function placeholder(deps: Deps, req: FastifyRequest, reply: FastifyReply) {
-  const raw = req.cookies[SESSION_COOKIE];
-  const user = raw ? await findSessionUser(deps.db, sha256Hex(raw), deps.clock.now()) : undefined;
-  if (!user) return reply.status(401).type("text/html; charset=utf-8").send(signInHelp("You are not signed in."));
-  return reply
-    .type("text/html; charset=utf-8")
-    .send(
-      htmlPage(
-        "Upbeat dashboard",
-        `<h1>Upbeat</h1><p>Signed in as <strong>${escapeHtml(user.userId)}</strong> (${escapeHtml(user.role)}) in <strong>${escapeHtml(user.teamName)}</strong>.</p>`,
-      ),
-    );
+/**
+ * The dashboard is a single-page app: every visitor gets its index.html, which reads /dashboard/api/me and
+ * shows "sign in from Slack" itself on a 401 (as it does on any later 401).
+ */
+async function placeholder(_deps: Deps, _req: FastifyRequest, reply: FastifyReply) {
+  return sendDashboardIndex(reply);
 }
 
 export function sessionRoutes(app: FastifyInstance, deps: Deps): void {

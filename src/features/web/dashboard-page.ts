@@ -1,0 +1,56 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyReply } from "fastify";
+import { htmlPage } from "../../lib/html.ts";
+
+/**
+ * Where `vite build` puts the dashboard (see vite.config.ts). Same depth from src/features/web and from a
+ * compiled dist/features/web, so both resolve to <repo>/dist/web.
+ */
+export const WEB_DIST_DIR = fileURLToPath(new URL("../../../dist/web/", import.meta.url));
+
+/** The dashboard loads only its own scripts, styles and API; no other site may frame it. */
+export const DASHBOARD_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+
+const PAGE_HEADERS = {
+  "content-security-policy": DASHBOARD_CSP,
+  "referrer-policy": "same-origin",
+  "x-frame-options": "DENY",
+};
+
+const MISSING_BUILD = htmlPage(
+  "Upbeat dashboard not built",
+  `<h1>The dashboard is not built yet</h1>
+<p>Run <code>npm run build</code> (or <code>npm start</code>, which builds it once when it is missing), then reload this page.</p>`,
+);
+
+export interface DashboardIndexOptions {
+  /** 404 for an address that is no dashboard page: the app still loads and says so. */
+  status?: 200 | 404;
+  distDir?: string;
+}
+
+/**
+ * Answers index.html, the shell of the single-page app. It names the hashed asset files, so it must be
+ * revalidated on every load (`no-cache`) while the assets themselves are cached for a year.
+ */
+export async function sendDashboardIndex(reply: FastifyReply, opts: DashboardIndexOptions = {}): Promise<FastifyReply> {
+  let html: string;
+  try {
+    html = await readFile(join(opts.distDir ?? WEB_DIST_DIR, "index.html"), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    return reply
+      .status(503)
+      .headers({ ...PAGE_HEADERS, "cache-control": "no-store", "retry-after": "30" })
+      .type("text/html; charset=utf-8")
+      .send(MISSING_BUILD);
+  }
+  return reply
+    .status(opts.status ?? 200)
+    .headers({ ...PAGE_HEADERS, "cache-control": "no-cache" })
+    .type("text/html; charset=utf-8")
+    .send(html);
+}

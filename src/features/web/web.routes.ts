@@ -1,0 +1,64 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Deps } from "../../deps.ts";
+import { sendDashboardIndex, WEB_DIST_DIR } from "./dashboard-page.ts";
+
+/** Top-level pages of the single-page app (web/src/app.tsx); anything else gets the app with a 404. */
+export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
+  "standups",
+  "reports",
+  "analytics",
+  "members",
+  "ai-access",
+  "feed",
+]);
+
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * Serves the built dashboard: hashed files under /dashboard/assets/ (cached for a year, pre-compressed
+ * .br/.gz when the browser accepts them) and index.html for the app's own addresses. GET /dashboard itself
+ * belongs to the session routes (it exchanges `?t=` login tokens first), which answer the same index.html.
+ */
+export function createWebRoutes(opts: { distDir?: string } = {}) {
+  const distDir = opts.distDir ?? WEB_DIST_DIR;
+  return (app: FastifyInstance, deps: Pick<Deps, "log">): void => {
+    if (!existsSync(join(distDir, "index.html"))) {
+      deps.log.warn({ distDir }, "dashboard not built: /dashboard answers 503 until `npm run build` runs");
+    }
+    app.register(async (scope) => {
+      await scope.register(fastifyStatic, {
+        root: join(distDir, "assets"),
+        prefix: "/dashboard/assets/",
+        decorateReply: false,
+        index: false,
+        // Files appear when a build runs after the server started: look them up per request.
+        wildcard: true,
+        immutable: true,
+        maxAge: YEAR_MS,
+        preCompressed: true,
+        suppressWarning: true,
+      });
+    });
+
+    app.get<{ Params: { "*": string } }>(
+      "/dashboard/*",
+      async (req: FastifyRequest<{ Params: { "*": string } }>, reply) => dashboardPath(req.params["*"], reply, distDir),
+    );
+  };
+}
+
+async function dashboardPath(rest: string, reply: FastifyReply, distDir: string): Promise<FastifyReply> {
+  const first = rest.split("/", 1)[0] ?? "";
+  // The API and the sign-in exchange are never the app: unknown ones keep the JSON 404.
+  if (first === "api" || first === "login" || first === "assets")
+    return reply.callNotFound() as unknown as FastifyReply;
+  const known = first === "" || CLIENT_ROUTES.has(first);
+  return sendDashboardIndex(reply, { status: known ? 200 : 404, distDir });
+}
+
+export function webRoutes(app: FastifyInstance, deps: Deps): void {
+  createWebRoutes()(app, deps);
+}

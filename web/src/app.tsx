@@ -1,0 +1,126 @@
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { Layout } from "./components/layout.tsx";
+import { SignedOut } from "./components/signed-out.tsx";
+import { AdminOnly, ErrorState, Loading } from "./components/states.tsx";
+import { ApiError, api, onUnauthorized } from "./lib/api.ts";
+import { Link, useLocation } from "./lib/router.tsx";
+import type { Me } from "./lib/types.ts";
+import { OverviewPage } from "./pages/overview.tsx";
+import { ReportsPage } from "./pages/reports.tsx";
+import { StandupsPage } from "./pages/standups.tsx";
+
+// Pages that are not the landing page load on first visit: they (and Chart.js) stay out of the first load.
+const AnalyticsPage = lazy(() => import("./pages/analytics.tsx").then((m) => ({ default: m.AnalyticsPage })));
+const StandupEditorPage = lazy(() =>
+  import("./pages/standup-editor.tsx").then((m) => ({ default: m.StandupEditorPage })),
+);
+const MembersPage = lazy(() => import("./pages/members.tsx").then((m) => ({ default: m.MembersPage })));
+const AiAccessPage = lazy(() => import("./pages/ai-access.tsx").then((m) => ({ default: m.AiAccessPage })));
+const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
+
+type Session =
+  | { kind: "loading" }
+  | { kind: "signed-out"; reason?: string }
+  | { kind: "error"; error: unknown }
+  | { kind: "ready"; me: Me };
+
+interface Route {
+  title: string;
+  element: ReactNode;
+  admin?: boolean;
+}
+
+function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
+  const isAdmin = me.role === "admin";
+  if (path === "/") return { title: "Overview", element: <OverviewPage /> };
+  if (path === "/standups") return { title: "Standups", element: <StandupsPage isAdmin={isAdmin} /> };
+  if (path === "/standups/new") return { title: "New standup", element: <StandupEditorPage />, admin: true };
+  const edit = /^\/standups\/([^/]+)$/.exec(path);
+  if (edit)
+    return { title: "Edit standup", element: <StandupEditorPage id={decodeURIComponent(edit[1]!)} />, admin: true };
+  if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
+  if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
+  if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
+  if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
+  if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
+  return {
+    title: "Page not found",
+    element: (
+      <div className="state state-empty">
+        <h1 tabIndex={-1} className="page-title">
+          Page not found
+        </h1>
+        <p>There is no dashboard page at this address.</p>
+        <p>
+          <Link to="/">Go to the overview</Link>
+        </p>
+      </div>
+    ),
+  };
+}
+
+export function App() {
+  const [session, setSession] = useState<Session>({ kind: "loading" });
+  const { path, search } = useLocation();
+
+  const loadMe = useCallback(() => {
+    setSession({ kind: "loading" });
+    api
+      .get<Me>("/me")
+      .then((me) => setSession({ kind: "ready", me }))
+      .catch((error: unknown) =>
+        setSession(
+          error instanceof ApiError && error.status === 401 ? { kind: "signed-out" } : { kind: "error", error },
+        ),
+      );
+  }, []);
+
+  useEffect(() => loadMe(), [loadMe]);
+  useEffect(
+    () => onUnauthorized(() => setSession({ kind: "signed-out", reason: "Your session has ended. Sign in again." })),
+    [],
+  );
+
+  // After a client-side navigation, start at the top and move focus to the new page's heading.
+  const firstPath = useRef(path);
+  useEffect(() => {
+    if (firstPath.current === path) return;
+    firstPath.current = "";
+    window.scrollTo(0, 0);
+    const focusHeading = () => document.querySelector<HTMLElement>("main h1")?.focus({ preventScroll: true });
+    const timer = window.setTimeout(focusHeading, 0);
+    return () => window.clearTimeout(timer);
+  }, [path]);
+
+  const route = session.kind === "ready" ? resolveRoute(path, search, session.me) : undefined;
+  useEffect(() => {
+    const title =
+      session.kind === "signed-out" ? "Sign in" : route ? route.title : session.kind === "error" ? "Error" : "Loading";
+    document.title = `${title} · Upbeat`;
+  }, [session.kind, route]);
+
+  if (session.kind === "loading") {
+    return (
+      <main id="main" className="signin">
+        <Loading label="Loading your dashboard…" />
+      </main>
+    );
+  }
+  if (session.kind === "signed-out") return <SignedOut {...(session.reason ? { reason: session.reason } : {})} />;
+  if (session.kind === "error") {
+    return (
+      <main id="main" className="signin">
+        <div className="signin-card">
+          <ErrorState error={session.error} onRetry={loadMe} title="The dashboard could not load" />
+        </div>
+      </main>
+    );
+  }
+  const { me } = session;
+  const allowed = !route?.admin || me.role === "admin";
+  return (
+    <Layout me={me} path={path} onSignedOut={() => setSession({ kind: "signed-out", reason: "You have signed out." })}>
+      <Suspense fallback={<Loading />}>{allowed ? route?.element : <AdminOnly />}</Suspense>
+    </Layout>
+  );
+}

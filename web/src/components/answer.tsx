@@ -1,0 +1,55 @@
+import { formatTimeOfDay, moodLabel } from "../lib/format.ts";
+import type { StandupResponse } from "../lib/types.ts";
+
+/** The server decides what counts as a blocker; older shapes without the flag fall back to "not empty". */
+export function hasBlocker(r: StandupResponse): boolean {
+  if (typeof r.has_blocker === "boolean") return r.has_blocker;
+  return /\S/.test(r.blockers) && !/^(none|no|n\/a|nope|-|nothing)\.?$/i.test(r.blockers.trim());
+}
+
+export function Mood({ emoji }: { emoji: string }) {
+  if (!emoji) return null;
+  const label = moodLabel(emoji);
+  return (
+    <span className="mood" title={label ? `Mood: ${label}` : "Mood"}>
+      <span aria-hidden="true">{emoji}</span>
+      <span className="mood-label">{label || emoji}</span>
+    </span>
+  );
+}
+
+function Field({ label, text, blocker }: { label: string; text: string; blocker?: boolean }) {
+  return (
+    <div className={`answer-field${blocker ? " answer-field-blocker" : ""}`}>
+      <dt>
+        {label}
+        {blocker ? <span className="badge badge-blocker">Blocker</span> : null}
+      </dt>
+      <dd>{text.trim() ? text : <span className="muted">No answer</span>}</dd>
+    </div>
+  );
+}
+
+/** One member's answer: yesterday, today, blockers (marked when active) and mood. */
+export function AnswerCard({ response }: { response: StandupResponse }) {
+  const blocker = hasBlocker(response);
+  const time = formatTimeOfDay(response.submitted_at);
+  return (
+    <article className={`answer${blocker ? " answer-has-blocker" : ""}`}>
+      <header className="answer-head">
+        <h3 className="answer-name">{response.real_name || response.user_id}</h3>
+        <Mood emoji={response.mood} />
+        {time ? (
+          <time className="muted answer-time" dateTime={response.submitted_at}>
+            {time}
+          </time>
+        ) : null}
+      </header>
+      <dl className="answer-fields">
+        <Field label="Yesterday" text={response.yesterday} />
+        <Field label="Today" text={response.today} />
+        <Field label="Blockers" text={response.blockers} blocker={blocker} />
+      </dl>
+    </article>
+  );
+}

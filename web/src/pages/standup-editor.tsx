@@ -1,0 +1,388 @@
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { Combobox, type ComboOption } from "../components/combobox.tsx";
+import { PageHeader } from "../components/layout.tsx";
+import { ErrorState, Loading, Notice } from "../components/states.tsx";
+import { api, errorMessage } from "../lib/api.ts";
+import { parseDays, WEEKDAY_LABELS, WEEKDAYS, type Weekday } from "../lib/format.ts";
+import { Link, navigate } from "../lib/router.tsx";
+import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
+import type { Channel, Schedule, ScheduleInput, Template } from "../lib/types.ts";
+import { useApi } from "../lib/use-api.ts";
+import { channelLabel, setStandupsFlash } from "./standups.tsx";
+
+/** Limits the server enforces (schedules.service.ts). */
+const MAX_QUESTIONS = 10;
+const MAX_QUESTION_LENGTH = 300;
+const DEFAULT_QUESTIONS = ["What did you complete yesterday?", "What are you working on today?", "Any blockers?"];
+
+interface Question {
+  key: number;
+  text: string;
+}
+
+let nextKey = 1;
+const toQuestions = (texts: string[]): Question[] => texts.map((text) => ({ key: nextKey++, text }));
+
+interface FormState {
+  channelId: string;
+  time: string;
+  tz: string;
+  days: Weekday[];
+  questions: Question[];
+  active: boolean;
+}
+
+function initialState(schedule: Schedule | undefined): FormState {
+  if (schedule) {
+    return {
+      channelId: schedule.channel_id,
+      time: schedule.schedule_time,
+      tz: schedule.schedule_tz,
+      days: parseDays(schedule.schedule_days),
+      questions: toQuestions(schedule.questions),
+      active: schedule.active,
+    };
+  }
+  return {
+    channelId: "",
+    time: "09:30",
+    tz: browserTimezone(),
+    days: ["mon", "tue", "wed", "thu", "fri"],
+    questions: toQuestions(DEFAULT_QUESTIONS),
+    active: true,
+  };
+}
+
+function validate(form: FormState): string | undefined {
+  if (!form.channelId.trim()) return "Choose the channel the standup runs in.";
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(form.time)) return "Enter the time as HH:MM.";
+  if (!form.tz) return "Choose a timezone.";
+  if (form.days.length === 0) return "Pick at least one weekday.";
+  if (form.questions.length === 0) return "Add at least one question.";
+  const blank = form.questions.findIndex((q) => !q.text.trim());
+  if (blank >= 0) return `Question ${blank + 1} is empty: write it or remove it.`;
+  return undefined;
+}
+
+export function StandupEditorPage({ id }: { id?: string }) {
+  const schedules = useApi<Schedule[]>(id ? "/standups" : null);
+  if (!id) return <StandupForm />;
+  if (schedules.error) return <ErrorState error={schedules.error} onRetry={schedules.reload} />;
+  if (!schedules.data) return <Loading label="Loading the standup…" />;
+  const schedule = schedules.data.find((s) => s.id === id);
+  if (!schedule) {
+    return (
+      <>
+        <PageHeader title="Standup not found" />
+        <p>
+          This standup does not exist or was deleted. <Link to="/standups">Back to standups</Link>
+        </p>
+      </>
+    );
+  }
+  return <StandupForm schedule={schedule} />;
+}
+
+function StandupForm({ schedule }: { schedule?: Schedule }) {
+  const channels = useApi<Channel[]>("/channels");
+  const templates = useApi<Template[]>("/templates");
+  const [form, setForm] = useState<FormState>(() => initialState(schedule));
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [template, setTemplate] = useState("");
+  const [undo, setUndo] = useState<{ name: string; previous: Question[] } | undefined>();
+  const errorRef = useRef<HTMLDivElement>(null);
+  const update = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
+
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  const channelOptions = useMemo<ComboOption[]>(() => {
+    const list = (channels.data ?? []).map((c) => ({ value: c.id, label: `#${c.name}`, hint: c.id }));
+    // Keep a channel the list no longer shows (archived, bot removed) selectable as it is.
+    if (form.channelId && !list.some((o) => o.value === form.channelId)) {
+      list.unshift({ value: form.channelId, label: channelLabel(channels.data, form.channelId), hint: "current" });
+    }
+    return list;
+  }, [channels.data, form.channelId]);
+
+  const tzOptions = useMemo<ComboOption[]>(() => {
+    const zones = allTimezones();
+    const list = zones.includes(form.tz) || !form.tz ? zones : [form.tz, ...zones];
+    return list.map((z) => ({ value: z, label: z.replace(/_/g, " "), hint: utcOffset(z) }));
+  }, [form.tz]);
+
+  const setQuestion = (key: number, text: string) =>
+    update({ questions: form.questions.map((q) => (q.key === key ? { ...q, text } : q)) });
+  const moveQuestion = (index: number, delta: number) => {
+    const next = [...form.questions];
+    const [item] = next.splice(index, 1);
+    if (item) next.splice(index + delta, 0, item);
+    update({ questions: next });
+  };
+  const toggleDay = (day: Weekday) =>
+    update({ days: form.days.includes(day) ? form.days.filter((d) => d !== day) : [...form.days, day] });
+
+  const applyTemplate = () => {
+    const chosen = templates.data?.find((t) => t.name === template);
+    if (!chosen) return;
+    setUndo({ name: chosen.name, previous: form.questions });
+    update({ questions: toQuestions(chosen.questions.slice(0, MAX_QUESTIONS)) });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = validate(form);
+    if (problem) return setError(problem);
+    const body: ScheduleInput = {
+      channel_id: form.channelId.trim(),
+      schedule_time: form.time,
+      schedule_tz: form.tz,
+      schedule_days: WEEKDAYS.filter((d) => form.days.includes(d)).join(","),
+      questions: form.questions.map((q) => q.text.trim()),
+      active: form.active,
+    };
+    setSaving(true);
+    setError(undefined);
+    try {
+      const saved = schedule
+        ? await api.put<Schedule>(`/standups/${encodeURIComponent(schedule.id)}`, body)
+        : await api.post<Schedule>("/standups", body);
+      setStandupsFlash(
+        `${schedule ? "Saved" : "Created"} the standup in ${channelLabel(channels.data, saved.channel_id)}.`,
+      );
+      navigate("/standups");
+    } catch (err) {
+      setError(errorMessage(err));
+      setSaving(false);
+    }
+  };
+
+  const channelsFailed = channels.error !== undefined || (channels.data !== undefined && channels.data.length === 0);
+  return (
+    <>
+      <PageHeader title={schedule ? "Edit standup" : "New standup"}>
+        <Link to="/standups" className="button">
+          Cancel
+        </Link>
+      </PageHeader>
+      <form className="form card" onSubmit={submit} noValidate aria-describedby={error ? "form-error" : undefined}>
+        {error ? (
+          <div id="form-error" ref={errorRef} tabIndex={-1} className="notice notice-error" role="alert">
+            {error}
+          </div>
+        ) : null}
+
+        <div className="field">
+          <label htmlFor="channel">Channel</label>
+          {channels.loading && !channels.data ? (
+            <Loading label="Loading channels…" />
+          ) : channelsFailed ? (
+            <>
+              <input
+                id="channel"
+                className="input"
+                value={form.channelId}
+                onChange={(e) => update({ channelId: e.target.value.toUpperCase() })}
+                placeholder="C0123ABCD"
+                required
+                aria-describedby="channel-help"
+                spellCheck={false}
+                autoComplete="off"
+              />
+              <p id="channel-help" className="field-help">
+                {channels.error
+                  ? `The channel list could not be loaded (${errorMessage(channels.error)}). Enter the channel id instead: in Slack, open the channel details; the id is at the bottom.`
+                  : "No public channels found. Invite Upbeat to a channel, or enter a channel id."}
+              </p>
+            </>
+          ) : (
+            <>
+              <Combobox
+                id="channel"
+                value={form.channelId}
+                options={channelOptions}
+                onChange={(channelId) => update({ channelId })}
+                placeholder="Search channels"
+                required
+                describedBy="channel-help"
+              />
+              <p id="channel-help" className="field-help">
+                Public channels Upbeat can see. Participants are the channel's members.
+              </p>
+            </>
+          )}
+        </div>
+
+        <div className="field-row">
+          <div className="field field-time">
+            <label htmlFor="time">Time</label>
+            <input
+              id="time"
+              type="time"
+              className="input"
+              value={form.time}
+              onChange={(e) => update({ time: e.target.value })}
+              required
+            />
+          </div>
+          <div className="field field-grow">
+            <label htmlFor="timezone">Timezone</label>
+            <Combobox
+              id="timezone"
+              value={form.tz}
+              options={tzOptions}
+              onChange={(tz) => update({ tz })}
+              matches={(option, search) => timezoneMatches(option.value, search)}
+              placeholder="Search timezones, e.g. Berlin"
+              required
+              describedBy="timezone-help"
+            />
+            <p id="timezone-help" className="field-help">
+              The standup follows this zone's clock, daylight saving time included.
+            </p>
+          </div>
+        </div>
+
+        <fieldset className="field">
+          <legend>Days</legend>
+          <div className="day-toggles">
+            {WEEKDAYS.map((day) => (
+              <label key={day} className="day-toggle">
+                <input type="checkbox" checked={form.days.includes(day)} onChange={() => toggleDay(day)} />
+                <span className="day-toggle-label" aria-hidden="true">
+                  {WEEKDAY_LABELS[day].short}
+                </span>
+                <span className="sr-only">{WEEKDAY_LABELS[day].long}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        <fieldset className="field">
+          <legend>Questions</legend>
+          <div className="template-picker">
+            <label htmlFor="template" className="sr-only">
+              Question template
+            </label>
+            <select
+              id="template"
+              className="input"
+              value={template}
+              onChange={(e) => setTemplate(e.target.value)}
+              disabled={!templates.data}
+            >
+              <option value="">{templates.error ? "Templates could not load" : "Choose a template…"}</option>
+              {templates.data?.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name} ({t.questions.length})
+                </option>
+              ))}
+            </select>
+            <button type="button" className="button" onClick={applyTemplate} disabled={!template}>
+              Use template
+            </button>
+          </div>
+          {undo ? (
+            <Notice kind="success" onDismiss={() => setUndo(undefined)}>
+              Questions replaced with “{undo.name}”.{" "}
+              <button
+                type="button"
+                className="button-link"
+                onClick={() => {
+                  update({ questions: undo.previous });
+                  setUndo(undefined);
+                }}
+              >
+                Undo
+              </button>
+            </Notice>
+          ) : null}
+          <ol className="questions">
+            {form.questions.map((q, index) => (
+              <li key={q.key} className="question">
+                <label htmlFor={`q-${q.key}`} className="sr-only">
+                  Question {index + 1}
+                </label>
+                <span className="question-number" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <input
+                  id={`q-${q.key}`}
+                  className="input"
+                  value={q.text}
+                  maxLength={MAX_QUESTION_LENGTH}
+                  onChange={(e) => setQuestion(q.key, e.target.value)}
+                  required
+                />
+                <div className="question-actions">
+                  <button
+                    type="button"
+                    className="button button-icon"
+                    onClick={() => moveQuestion(index, -1)}
+                    disabled={index === 0}
+                    aria-label={`Move question ${index + 1} up`}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-icon"
+                    onClick={() => moveQuestion(index, 1)}
+                    disabled={index === form.questions.length - 1}
+                    aria-label={`Move question ${index + 1} down`}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-icon"
+                    onClick={() => update({ questions: form.questions.filter((x) => x.key !== q.key) })}
+                    disabled={form.questions.length === 1}
+                    aria-label={`Remove question ${index + 1}`}
+                  >
+                    ×
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ol>
+          <div className="questions-footer">
+            <button
+              type="button"
+              className="button"
+              onClick={() => update({ questions: [...form.questions, ...toQuestions([""])] })}
+              disabled={form.questions.length >= MAX_QUESTIONS}
+            >
+              Add question
+            </button>
+            <span className="field-help">
+              {form.questions.length} of {MAX_QUESTIONS}. The first three answers are reported as yesterday, today and
+              blockers.
+            </span>
+          </div>
+        </fieldset>
+
+        <div className="field field-check">
+          <input
+            id="active"
+            type="checkbox"
+            checked={form.active}
+            onChange={(e) => update({ active: e.target.checked })}
+          />
+          <label htmlFor="active">Active: run on the chosen days (untick to pause)</label>
+        </div>
+
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={saving} aria-busy={saving}>
+            {saving ? "Saving…" : schedule ? "Save changes" : "Create standup"}
+          </button>
+          <Link to="/standups" className="button">
+            Cancel
+          </Link>
+        </div>
+      </form>
+    </>
+  );
+}
