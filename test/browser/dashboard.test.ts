@@ -1,0 +1,233 @@
+/// <reference lib="dom" />
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../src/db/client.ts";
+import { issueLoginToken } from "../../src/features/session/login-token.ts";
+import { TEMPLATES } from "../../src/features/templates/templates.ts";
+import { ManualClock } from "../../src/lib/clock.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { createSchedule, seedRun } from "../support/factories.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+const OUTPUT = join(process.cwd(), "test-output");
+const TEAM = "T0WEB";
+const ADMIN = "U0WEBADMIN";
+
+if (!hasChromium) {
+  process.stderr.write(
+    `browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`,
+  );
+}
+
+describe.runIf(hasChromium)("the dashboard in a real browser", () => {
+  let t: TestApp;
+  let base = "";
+  let context: BrowserContext;
+  let profile = "";
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
+    t = await createTestApp({ clock: new ManualClock(new Date()) });
+    await t.installTeam(TEAM, { name: "Web Rockets" });
+    t.fake.addChannel(TEAM, { id: "C0WEBSTAND", name: "web-standup", members: [ADMIN, "BT0WEBBOT"] });
+    t.fake.addChannel(TEAM, { id: "C0WEBGNRL", name: "general", members: [ADMIN] });
+    for (const [id, name] of [
+      ["U0WEBANA", "Ana Lima"],
+      ["U0WEBBEN", "Ben Okoro"],
+      ["U0WEBMEM", "Mo Member"],
+    ] as const) {
+      await t.addMember(TEAM, id, { realName: name });
+    }
+    const scheduleId = await createSchedule(t.deps.db, t.clock, {
+      teamId: TEAM,
+      channelId: "C0WEBSTAND",
+      time: "09:00",
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    for (let back = 6; back >= 0; back--) {
+      const date = new Date(Date.now() - back * 86400_000).toISOString().slice(0, 10);
+      await seedRun(t.deps.db, {
+        teamId: TEAM,
+        scheduleId,
+        date,
+        asked: ["U0WEBANA", "U0WEBBEN", "U0WEBMEM"],
+        answers: {
+          U0WEBANA: {
+            answers: [`Shipped feature ${back}`, "Reviews", back % 3 === 0 ? "Blocked on review" : "none"],
+            mood: "🙂",
+          },
+          ...(back % 2 === 0 ? { U0WEBBEN: { answers: ["Support, rotation", "Docs", "-"], mood: "😀" } } : {}),
+        },
+      });
+    }
+    expect(today).toMatch(/^\d{4}-/);
+    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
+    const address = t.app.server.server.address();
+    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      acceptDownloads: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+    context.on("page", (page) => watch(page));
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await t?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  function watch(page: Page): void {
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("request", (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith("data:"))
+        problems.push(`request to another host: ${r.url()}`);
+    });
+  }
+
+  async function signIn(page: Page, userId: string): Promise<void> {
+    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
+    await page.waitForURL(`${base}/dashboard`);
+  }
+
+  async function newPage(): Promise<Page> {
+    const page = await context.newPage();
+    watch(page);
+    return page;
+  }
+
+  it("signs in by link and shows the overview with today's answers and rendered charts", async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN);
+    await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("Shipped feature 0").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    const sizes = await page
+      .locator("canvas")
+      .evaluateAll((els) => els.map((e) => (e as HTMLCanvasElement).width * (e as HTMLCanvasElement).height));
+    expect(sizes.every((s) => s > 0)).toBe(true);
+    await page.close();
+  });
+
+  it("creates a schedule from a template", async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN);
+    await page.goto(`${base}/dashboard/standups/new`);
+    const channel = page.locator("#channel");
+    await channel.click();
+    await channel.fill("web-standup");
+    await channel.press("Enter");
+    await page.locator("#time").fill("10:15");
+    const template = TEMPLATES[5]!;
+    await page.locator("#template").selectOption(template.name);
+    await page.getByRole("button", { name: "Use template" }).click();
+    await page.getByRole("button", { name: "Create standup" }).click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await rows<{ questions: string[] }>(
+              t.deps.db,
+              sql`select questions from schedules where team_id = ${TEAM} and schedule_time = '10:15' and deleted_at is null`,
+            )
+          )[0]?.questions,
+        { timeout: 10_000 },
+      )
+      .toEqual(template.questions);
+    await page.close();
+  });
+
+  it("downloads the CSV from the reports page", async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN);
+    await page.goto(`${base}/dashboard/reports`);
+    await expect.poll(() => page.getByText("Shipped feature 0").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^standups-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await download.path())!, "utf8");
+    expect(text.split("\r\n")[0]).toBe("standup_date,user_id,real_name,yesterday,today,blockers,mood,submitted_at");
+    expect(text).toContain("Shipped feature 0");
+    await page.close();
+  });
+
+  it("creates an MCP key, shows it once, and revokes it", async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN);
+    await page.goto(`${base}/dashboard/ai-access`);
+    await page.locator("#key-name").fill("Browser test key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect.poll(() => page.getByText(/svc_[0-9A-Za-z]{30,}/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    await page
+      .getByRole("button", { name: /Revoke/ })
+      .first()
+      .click();
+    await page
+      .getByRole("dialog")
+      .getByRole("button", { name: /Revoke/ })
+      .click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await rows<{ revoked: boolean }>(
+              t.deps.db,
+              sql`select revoked_at is not null as revoked from mcp_keys where team_id = ${TEAM} and name = 'Browser test key'`,
+            )
+          )[0]?.revoked,
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    await page.close();
+  });
+
+  it("a member sees no admin pages", async () => {
+    const page = await newPage();
+    await signIn(page, "U0WEBMEM");
+    await expect.poll(() => page.getByRole("link", { name: "Reports" }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole("link", { name: "Members" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "AI access" }).count()).toBe(0);
+    await page.goto(`${base}/dashboard/members`);
+    await expect.poll(() => page.getByRole("heading", { name: "Admins only" }).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it("renders the overview at 360 px wide (screenshot saved for review) with no console errors or outside requests", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 360, height: 780 });
+    await signIn(page, ADMIN);
+    await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    // Let Chart.js finish its entry animation so the saved picture shows the real values.
+    await page.waitForTimeout(1_500);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, "overview-360.png"), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});
