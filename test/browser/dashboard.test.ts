@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -125,7 +124,9 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     const sizes = await page
       .locator("canvas")
-      .evaluateAll((els) => els.map((e) => (e as HTMLCanvasElement).width * (e as HTMLCanvasElement).height));
+      .evaluateAll((els) =>
+        els.map((e) => (e as unknown as { width: number }).width * (e as unknown as { height: number }).height),
+      );
     expect(sizes.every((s) => s > 0)).toBe(true);
     await page.close();
   });
@@ -221,7 +222,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await page.setViewportSize({ width: 360, height: 780 });
     await signIn(page, ADMIN);
     await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
     expect(overflow).toBeLessThanOrEqual(1);
     // Let Chart.js finish its entry animation so the saved picture shows the real values.
     await page.waitForTimeout(1_500);
