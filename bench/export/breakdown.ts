@@ -1,0 +1,229 @@
+/**
+ * Where the export's time goes, without HTTP, and what alternatives would give. Diagnostic for
+ * bench/export, not part of the benchmark. Against a seeded database it runs, each over the whole range:
+ *
+ *   1. src's exportRows (keyset batches of 2000 through drizzle): the SQL and the driver's decoding;
+ *   2. the same plus src's csvLine per row: everything the route does except HTTP;
+ *   3. a sketch: the same keyset batches with PostgreSQL building the CSV text (one string per batch,
+ *      same quoting and formula guard as csv.ts), checked byte-identical to pass 2;
+ *   4. the sketch with batches of 10,000.
+ *
+ * With --with-index, passes 1 and 3 run again after creating an index on responses (team_id,
+ * standup_date, id) in that database (dropped afterwards), so the keyset predicate becomes an index
+ * range. It prints rows/s, per-batch query wait, node CPU and heap growth per pass, and the plan of one
+ * mid-range batch. Run it pinned like the app: `taskset -c 1 npx tsx --expose-gc bench/export/breakdown.ts`.
+ *
+ *   npx tsx bench/export/breakdown.ts <postgres url> [--team T0BENCH] [--with-index]
+ *
+ * Seed the database first, e.g. `BENCH_DATABASE_URL=<url> npm run bench:seed -- --members 4525`.
+ */
+import { createHash } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { type Executor, openDatabase, rows } from "../../src/db/client.ts";
+import { csvLine } from "../../src/features/insights/csv.ts";
+import { CSV_COLUMNS, exportRows } from "../../src/features/insights/export.routes.ts";
+import { cpuMs, fmtInt, percentiles, table } from "../seed/harness.ts";
+
+const { values: args, positionals } = parseArgs({
+  options: {
+    team: { type: "string", default: "T0BENCH" },
+    "with-index": { type: "boolean", default: false },
+  },
+  allowPositionals: true,
+  strict: true,
+});
+const url = positionals[0] ?? process.env.BENCH_DATABASE_URL;
+if (!url) {
+  process.stderr.write("usage: npx tsx bench/export/breakdown.ts <postgres url> [--team T0BENCH] [--with-index]\n");
+  process.exit(2);
+}
+const TEAM = args.team;
+const FROM = "2000-01-01";
+const TO = "2100-01-01";
+
+/** csv.ts's csvCell in SQL: formula guard (leading = + - @ tab CR gets a '), then RFC 4180 quoting. */
+function csvCellSql(expr: string): string {
+  const guarded = `(case when ${expr} ~ '^[=+\\-@\\t\\r]' then '''' || ${expr} else ${expr} end)`;
+  return `(case when ${guarded} ~ '[",\\r\\n]' then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
+}
+
+const LINE_SQL = [
+  "r.standup_date::text",
+  "r.user_id",
+  "coalesce(m.real_name, '')",
+  "r.yesterday",
+  "r.today",
+  "r.blockers",
+  "coalesce(r.mood, '')",
+  `to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+]
+  .map(csvCellSql)
+  .join(` || ',' || `);
+
+/** Keyset batches where PostgreSQL builds the CSV: one row per batch (text, count, last key). */
+async function* sqlCsvBatches(ex: Executor, batch: number): AsyncGenerator<string> {
+  let after: { date: string; id: number } | undefined;
+  for (;;) {
+    const [b] = await rows<{ csv: string | null; n: number; last_date: string | null; last_id: number | null }>(
+      ex,
+      sql`select string_agg(line, '' order by standup_date, id) as csv, count(*)::int as n,
+                 max(standup_date)::text as last_date,
+                 (array_agg(id order by standup_date desc, id desc))[1]::int as last_id
+          from (select r.id, r.standup_date, ${sql.raw(LINE_SQL)} || E'\\r\\n' as line
+                from responses r
+                left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+                where r.team_id = ${TEAM} and r.standup_date between ${FROM} and ${TO}
+                  ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id})` : sql``}
+                order by r.standup_date, r.id
+                limit ${batch}) b`,
+    );
+    if (!b || b.n === 0 || b.csv === null) return;
+    yield b.csv;
+    if (b.n < batch) return;
+    after = { date: b.last_date!, id: b.last_id! };
+  }
+}
+
+interface Pass {
+  name: string;
+  rows: number;
+  ms: number;
+  batchMs: number[];
+  cpuMs: number | undefined;
+  heapGrowthMb: number;
+  digest: string;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+async function pass(name: string, produce: (ex: Executor) => AsyncGenerator<string | number>): Promise<Pass> {
+  const database = await openDatabase(url!);
+  gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  let heapPeak = heap0;
+  const batchMs: number[] = [];
+  const hash = createHash("sha256");
+  let n = 0;
+  const cpu0 = cpuMs(process.pid);
+  const t0 = performance.now();
+  let t = t0;
+  try {
+    for await (const chunk of produce(database.db)) {
+      batchMs.push(performance.now() - t);
+      if (typeof chunk === "number") n += chunk;
+      else {
+        hash.update(chunk);
+        for (let i = chunk.indexOf("\n"); i !== -1; i = chunk.indexOf("\n", i + 1)) n += 1;
+      }
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+      t = performance.now();
+    }
+  } finally {
+    await database.close();
+  }
+  const ms = performance.now() - t0;
+  const cpu1 = cpuMs(process.pid);
+  return {
+    name,
+    rows: n,
+    ms,
+    batchMs,
+    cpuMs: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined,
+    heapGrowthMb: (heapPeak - heap0) / 1048576,
+    digest: hash.digest("hex").slice(0, 12),
+  };
+}
+
+async function* rowsOnly(ex: Executor): AsyncGenerator<number> {
+  for await (const batch of exportRows(ex, TEAM, FROM, TO)) yield batch.length;
+}
+async function* routeCsv(ex: Executor): AsyncGenerator<string> {
+  for await (const batch of exportRows(ex, TEAM, FROM, TO)) {
+    yield batch.map((r) => csvLine(CSV_COLUMNS.map((c) => r[c]))).join("");
+  }
+}
+
+async function main(): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const results: Pass[] = [];
+  try {
+    results.push(await pass("1 exportRows (SQL + decode)", rowsOnly));
+    results.push(await pass("2 exportRows + csvLine (route minus HTTP)", routeCsv));
+    results.push(await pass("3 sketch: CSV built in SQL, batch 2000", (ex) => sqlCsvBatches(ex, 2000)));
+    results.push(await pass("4 sketch: CSV built in SQL, batch 10000", (ex) => sqlCsvBatches(ex, 10000)));
+    if (args["with-index"]) {
+      await admin.query("create index bench_responses_team_date_id_idx on responses (team_id, standup_date, id)");
+      await admin.query("analyze responses");
+      try {
+        results.push(await pass("1 + index (team_id, standup_date, id)", rowsOnly));
+        results.push(await pass("2 + index", routeCsv));
+        results.push(await pass("3 + index", (ex) => sqlCsvBatches(ex, 2000)));
+        results.push(await pass("4 + index", (ex) => sqlCsvBatches(ex, 10000)));
+      } finally {
+        await admin.query("drop index if exists bench_responses_team_date_id_idx");
+      }
+    }
+    process.stdout.write(
+      `${table(
+        ["pass", "rows", "seconds", "rows/s", "batches", "wait p50 ms", "p99", "node CPU s", "heap +MB", "csv sha256"],
+        results.map((r) => {
+          const [p50, p99] = percentiles(r.batchMs, 0.5, 0.99);
+          return [
+            r.name,
+            fmtInt(r.rows),
+            (r.ms / 1000).toFixed(2),
+            fmtInt((r.rows * 1000) / r.ms),
+            String(r.batchMs.length),
+            p50!.toFixed(1),
+            p99!.toFixed(1),
+            r.cpuMs === undefined ? "-" : (r.cpuMs / 1000).toFixed(1),
+            r.heapGrowthMb.toFixed(1),
+            r.name.startsWith("1") ? "-" : r.digest,
+          ];
+        }),
+      )}\n`,
+    );
+    process.stdout.write(
+      "(wait = time from asking for a batch to having it; heap +MB = peak heapUsed over the pass start, sampled per batch" +
+        `${gc ? ", after a full GC" : "; run with --expose-gc for a clean start"}; the sha256 of the CSV must match between passes 2, 3 and 4)\n`,
+    );
+    const digests = new Set(results.filter((r) => !r.name.startsWith("1")).map((r) => r.digest));
+    if (digests.size > 1) process.stdout.write("WARNING: the CSV differs between passes\n");
+
+    // One batch from the middle of the range, the way exportRows asks for it.
+    const mid = await admin.query<{ d: string; id: string }>(
+      `select standup_date::text as d, id from responses where team_id = $1
+       order by standup_date, id offset (select count(*) / 2 from responses where team_id = $1) limit 1`,
+      [TEAM],
+    );
+    const m = mid.rows[0];
+    if (m) {
+      const plan = await admin.query<{ "QUERY PLAN": string }>(
+        `explain (analyze, buffers)
+         select r.id::int as id, r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,
+                r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,
+                to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at
+         from responses r
+         left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+         where r.team_id = $1 and r.standup_date between $2 and $3
+           and (r.standup_date, r.id) > ($4::date, $5)
+         order by r.standup_date, r.id
+         limit 2000`,
+        [TEAM, FROM, TO, m.d, m.id],
+      );
+      process.stdout.write(`\nplan of one mid-range batch of exportRows (after ${m.d}, id ${m.id}):\n`);
+      for (const r of plan.rows) process.stdout.write(`  ${r["QUERY PLAN"]}\n`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`breakdown failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

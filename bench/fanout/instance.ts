@@ -1,0 +1,121 @@
+/**
+ * One Upbeat app instance for the fan-out benchmark, started the way src/main.ts starts it: configuration
+ * from the environment (run.ts sets DATABASE_URL, CHAT_API_URL, secrets, HOST=127.0.0.1, PORT=0), the real
+ * app with its queue workers and the 30 s scheduler. Prints `ready <port> <scheduler start, epoch ms>` on
+ * stdout once listening; stops through app.stop() on SIGTERM/SIGINT or when the orchestrator goes away.
+ *
+ * Over the IPC channel, `{ type: "profile-start" }` / `{ type: "profile-stop", file }` take a CPU profile
+ * of just the measured window (run.ts --cpu-prof).
+ *
+ * What-if knobs (run.ts flags; unset = the production settings): BENCH_POOL_MAX (the app's pg pool, default
+ * 10), BENCH_BATCH_SIZE / BENCH_POLL_S / BENCH_RETRY_DELAY_S (QueueSettings), BENCH_ALIGNED_TICK=1 (an extra
+ * scheduler pass 0.5 s after every wall-clock minute, besides the regular 30 s ticks).
+ */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import type { AddressInfo } from "node:net";
+import { buildApp } from "../../src/app.ts";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { buildDeps, createLogger } from "../../src/deps.ts";
+import { tick } from "../../src/features/standups/scheduler.ts";
+import type { QueueSettings } from "../../src/jobs/queue.ts";
+import type { InstanceAnswer, InstanceRequest } from "./shared.ts";
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    for (const p of err.problems) process.stderr.write(`config error: ${p}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const log = createLogger(config);
+for (const notice of config.notices) log.warn(notice);
+function knob(name: string): number | undefined {
+  const raw = process.env[name]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return n;
+}
+const poolMax = knob("BENCH_POOL_MAX");
+const queue: Partial<QueueSettings> = {};
+const batchSize = knob("BENCH_BATCH_SIZE");
+const pollS = knob("BENCH_POLL_S");
+const retryDelayS = knob("BENCH_RETRY_DELAY_S");
+if (batchSize !== undefined) queue.batchSize = batchSize;
+if (pollS !== undefined) queue.pollingIntervalSeconds = pollS;
+if (retryDelayS !== undefined) queue.retryDelaySeconds = retryDelayS;
+const deps = await buildDeps(config, {
+  log,
+  queue,
+  ...(poolMax !== undefined ? { database: await openDatabase(config.databaseUrl, { poolMax }) } : {}),
+});
+if (!deps.queue.settings.workers) throw new Error("queue workers are off: the scheduler would not run");
+const app = await buildApp(deps);
+await app.start();
+// app.start() starts the scheduler last: its first pass runs now, then every 30 s from here.
+const schedulerStartedAt = Date.now();
+await app.server.listen({ port: config.port, host: config.host });
+process.stdout.write(`ready ${(app.server.server.address() as AddressInfo).port} ${schedulerStartedAt}\n`);
+
+let alignedTimer: NodeJS.Timeout | undefined;
+if (process.env.BENCH_ALIGNED_TICK === "1") {
+  const next = () => {
+    alignedTimer = setTimeout(
+      () => {
+        tick(deps).catch((err: unknown) => log.error({ err: String(err) }, "aligned tick failed"));
+        next();
+      },
+      60_000 - (Date.now() % 60_000) + 500,
+    );
+    alignedTimer.unref();
+  };
+  next();
+}
+
+let session: Session | undefined;
+async function handle(msg: InstanceRequest): Promise<void> {
+  if (msg.type === "profile-start") {
+    session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 500 });
+    await session.post("Profiler.start");
+  } else if (msg.type === "profile-stop") {
+    if (!session) throw new Error("no profile running");
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(msg.file, JSON.stringify(profile));
+    session.disconnect();
+    session = undefined;
+  }
+}
+process.on("message", (msg: InstanceRequest) => {
+  handle(msg).then(
+    () => process.send?.({ type: msg.type } satisfies InstanceAnswer),
+    (err: unknown) => process.send?.({ type: msg.type, error: String(err) } satisfies InstanceAnswer),
+  );
+});
+
+let stopping = false;
+const shutdown = (why: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ why }, "bench instance stopping");
+  clearTimeout(alignedTimer);
+  app
+    .stop()
+    .then(() => process.exit(0))
+    .catch((err: unknown) => {
+      process.stderr.write(`stop failed: ${String(err)}\n`);
+      process.exit(1);
+    });
+};
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
+// The orchestrator died without stopping us: do not keep polling a database nobody measures.
+process.on("disconnect", () => shutdown("orchestrator disconnected"));
