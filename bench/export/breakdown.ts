@@ -148,6 +148,8 @@ async function* routeCsv(ex: Executor): AsyncGenerator<string> {
 
 async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
+  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+  admin.on("error", () => {});
   await admin.connect();
   const results: Pass[] = [];
   try {

@@ -278,6 +278,8 @@ async function main(): Promise<number> {
     // An existing database seeded by bench:seed (team T0BENCH): no create, seed or drop. For quick reruns.
     url = args["seeded-url"];
     const client = new pg.Client({ connectionString: url });
+    // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+    client.on("error", () => {});
     await client.connect();
     try {
       const { rows } = await client.query<{ n: string; from: string | null; to: string | null }>(
@@ -361,6 +363,8 @@ async function main(): Promise<number> {
   // Row count from the database itself, to check the seed's count.
   {
     const client = new pg.Client({ connectionString: url });
+    // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+    client.on("error", () => {});
     await client.connect();
     const { rows } = await client.query<{ n: string }>("select count(*) as n from responses where team_id = $1", [
       TEAM,

@@ -82,6 +82,8 @@ async function measure(port: number, pid: number, from: string, to: string) {
 async function main(): Promise<number> {
   const pin = pinning(args["no-pin"]);
   const admin = new pg.Client({ connectionString: url });
+  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+  admin.on("error", () => {});
   await admin.connect();
   const out: string[][] = [];
   try {

@@ -707,6 +707,31 @@ async function dbStats(db: Db, dueMs: number): Promise<DbStats> {
   return { lines, claimFirstMs, claimLastMs };
 }
 
+/** For participants without a DM: their ask job and post claim, to tell "still retrying" from "lost". */
+async function whyMissing(db: Db, users: string[]): Promise<string[]> {
+  const shown = users.slice(0, 5);
+  const lines = [
+    `not DM'd: ${users.length} participant(s)${users.length > shown.length ? `, first ${shown.length}` : ""}:`,
+  ];
+  for (const user of shown) {
+    const [job] = await rows<{ state: string; retries: number; start_after: string }>(
+      db,
+      sql`select state::text as state, retry_count as retries, start_after from pgboss.job
+          where name = 'standup.ask' and data->>'userId' = ${user} order by created_on desc limit 1`,
+    ).catch(() => []);
+    const [post] = await rows<{ state: string; attempts: number }>(
+      db,
+      sql`select state, attempts from chat_posts where key like ${`run:%:ask:${user}`} limit 1`,
+    ).catch(() => []);
+    const jobText = job
+      ? `ask job ${job.state}, retry_count ${job.retries}${job.state === "retry" ? `, next try at ${new Date(job.start_after).toISOString()}` : ""}`
+      : "no ask job (fan-out never added this participant)";
+    const postText = post ? `chat_posts ${post.state} after ${post.attempts} attempt(s)` : "no chat_posts claim";
+    lines.push(`  ${user}: ${jobText}; ${postText}`);
+  }
+  return lines;
+}
+
 // ---------------------------------------------------------------------------------------------- a scenario
 
 interface Outcome {
@@ -874,11 +899,16 @@ async function runScenario(sc: Scenario, n: number): Promise<Outcome> {
     // The final word is the fake's message store, not the call log.
     let duplicates = 0;
     let missing = 0;
-    for (const dm of world.dmOf) {
+    const missingUsers: string[] = [];
+    world.dmOf.forEach((dm, p) => {
       const count = fake.messages(dm).filter((m) => m.text.startsWith(ASK_PREFIX)).length;
-      if (count === 0) missing += 1;
-      else duplicates += count - 1;
-    }
+      if (count === 0) {
+        missing += 1;
+        const team = world.teams[Math.floor(p / PER_TEAM)]!;
+        missingUsers.push(team.users[p % PER_TEAM]!);
+      } else duplicates += count - 1;
+    });
+    if (missingUsers.length > 0) for (const line of await whyMissing(database.db, missingUsers)) say(line);
     let parentsWrong = 0;
     for (const t of world.teams) {
       const parents = fake.messages(t.channelId).filter((m) => !m.thread_ts && m.text.startsWith(PARENT_PREFIX));
@@ -1044,7 +1074,8 @@ async function main(): Promise<number> {
   const timeFailed = outcomes.some((o) => !o.timeOk);
   say(
     correctnessFailed
-      ? "FAIL: some participant was not DM'd exactly once (or a workspace lacks exactly one parent message)"
+      ? "FAIL: some participant was not DM'd exactly once by the end of the settle window, or a workspace lacks exactly " +
+          "one parent message (see 'not DM'd' above: a job still in retry is late, not lost, but still counts here)"
       : `exactly once: PASS in every scenario${timeFailed ? `; ≤ ${TARGET_S} s: FAIL in some (timing only, exit 0)` : `; ≤ ${TARGET_S} s: PASS`}`,
   );
   return correctnessFailed ? 1 : 0;

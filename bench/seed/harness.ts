@@ -41,11 +41,16 @@ const cleanups: (() => Promise<void>)[] = [];
 export function onCleanup(fn: () => Promise<void>): void {
   cleanups.push(fn);
 }
-export async function runCleanups(): Promise<void> {
-  while (cleanups.length > 0) {
-    const fn = cleanups.pop()!;
-    await fn().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
-  }
+let cleaning: Promise<void> | undefined;
+/** Idempotent: a signal and a failing main may both ask; both wait for the same run. */
+export function runCleanups(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const fn = cleanups.pop()!;
+      await fn().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
+    }
+  })();
+  return cleaning;
 }
 const children = new Set<ChildProcess>();
 process.on("exit", () => {
@@ -84,6 +89,8 @@ export function runMain(main: () => Promise<number>, name: string): void {
 
 async function withAdmin<T>(baseUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: baseUrl });
+  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+  client.on("error", () => {});
   await client.connect();
   try {
     return await fn(client);
@@ -315,6 +322,8 @@ export async function extraSessions(url: string, teamId: string, userId: string,
   const raws = Array.from({ length: n }, () => randomToken(32));
   const now = new Date();
   const client = new pg.Client({ connectionString: url });
+  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+  client.on("error", () => {});
   await client.connect();
   try {
     await client.query(
@@ -364,6 +373,8 @@ export function cpuMs(pid: number): number | undefined {
 export async function waitIdle(pid: number, url: string, maxMs = 30_000): Promise<void> {
   const end = Date.now() + maxMs;
   const client = new pg.Client({ connectionString: url });
+  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+  client.on("error", () => {});
   await client.connect();
   try {
     let last = cpuMs(pid);

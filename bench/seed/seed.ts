@@ -198,6 +198,8 @@ export async function seedWorkspace(url: string, opts: SeedOptions): Promise<See
   const team = opts.teamId;
 
   const client = new pg.Client({ connectionString: url });
+  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
+  client.on("error", () => {});
   await client.connect();
   const timings: [string, number][] = [];
   const t0 = performance.now();

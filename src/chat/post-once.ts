@@ -61,7 +61,15 @@ async function findPosted(client: WebClient, spec: PostSpec): Promise<string | u
   return undefined;
 }
 
-async function send(deps: Deps, client: WebClient, spec: PostSpec): Promise<string> {
+/** Slack asked us to wait a few seconds: nothing was posted, so wait while holding the claim and try once more. */
+const MAX_INLINE_RETRY_AFTER_S = 10;
+
+function retryAfterSeconds(err: unknown): number | undefined {
+  const e = err as { code?: string; retryAfter?: number };
+  return e?.code === "slack_webapi_rate_limited_error" && typeof e.retryAfter === "number" ? e.retryAfter : undefined;
+}
+
+async function send(deps: Deps, client: WebClient, spec: PostSpec, inlineRetries = 1): Promise<string> {
   try {
     const res = await client.chat.postMessage({
       channel: spec.channel,
@@ -76,6 +84,11 @@ async function send(deps: Deps, client: WebClient, spec: PostSpec): Promise<stri
     await setState(deps, spec.key, "sent", ts);
     return ts;
   } catch (err) {
+    const wait = retryAfterSeconds(err);
+    if (wait !== undefined && wait <= MAX_INLINE_RETRY_AFTER_S && inlineRetries > 0) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 1) * 1000));
+      return send(deps, client, spec, inlineRetries - 1);
+    }
     await setState(deps, spec.key, classifySlackError(err) === "definite" ? "failed" : "unknown");
     throw err;
   }

@@ -68,7 +68,7 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.poolMax ?? 10,
+    max: opts.poolMax ?? 20,
     connectionTimeoutMillis: 2_000,
     idleTimeoutMillis: 30_000,
   });

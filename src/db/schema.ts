@@ -208,6 +208,8 @@ export const responses = pgTable(
   (t) => [
     uniqueIndex("responses_member_day_uq").on(t.teamId, t.scheduleId, t.userId, t.standupDate),
     index("responses_team_date_idx").on(t.teamId, t.standupDate),
+    // Keyset order of the CSV export: each batch is an index range scan.
+    index("responses_team_date_id_idx").on(t.teamId, t.standupDate, t.id),
     index("responses_team_user_date_idx").on(t.teamId, t.userId, t.standupDate),
     index("responses_run_idx").on(t.runId),
     index("responses_search_idx").using("gin", t.search),

@@ -111,9 +111,12 @@ export class JobQueue {
       await this.#boss.work(
         name,
         {
-          batchSize: s.batchSize,
+          // At most `concurrency` handlers in flight per instance (two workers of half a batch each), so
+          // jobs never queue for database connections; a full batch fetches the next one at once.
+          batchSize: Math.max(1, Math.min(s.batchSize, Math.ceil(reg.concurrency / 2))),
+          localConcurrency: Math.min(2, reg.concurrency),
+          burstWhenBatchFull: true,
           pollingIntervalSeconds: s.pollingIntervalSeconds,
-          localConcurrency: reg.concurrency,
           perJobResults: true,
         },
         (jobs: Job<object>[]) => this.#runBatch(name, reg, jobs),

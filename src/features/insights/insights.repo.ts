@@ -60,6 +60,7 @@ export function participationByDay(
         from standup_runs run
         join run_participants p on p.run_id = run.id
         left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
+          and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
         where run.team_id = ${teamId} and run.local_date between ${from} and ${to}
         group by run.local_date
         order by run.local_date`,
@@ -82,6 +83,7 @@ export async function statsFor(ex: Executor, teamId: string, today: string, week
              where run.team_id = ${teamId} and run.local_date between ${weekStart} and ${today})::int as asked,
           (select count(*) from standup_runs run join run_participants p on p.run_id = run.id
              join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
+               and resp.team_id = ${teamId} and resp.standup_date between ${weekStart} and ${today}
              where run.team_id = ${teamId} and run.local_date between ${weekStart} and ${today})::int as answered,
           (select count(*) from (
              select distinct on (user_id) user_id, has_blocker from responses
@@ -141,6 +143,7 @@ export function memberParticipation(ex: Executor, teamId: string, from: string, 
           from standup_runs run
           join run_participants p on p.run_id = run.id
           left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
+            and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
           where run.team_id = ${teamId} and run.local_date between ${from} and ${to}
         ), ranked as (
           select *, row_number() over (partition by user_id order by starts_at desc) as rn from asked

@@ -135,7 +135,17 @@ export function startScheduler(deps: Deps): () => void {
     }
   };
   void pass();
-  const timer = setInterval(pass, TICK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  // Ticks land just after :00 and :30 of the wall clock, so a 09:00 run starts within a second of 09:00
+  // instead of up to 30 s later, whenever the process happened to start.
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    const wait = TICK_MS - (Date.now() % TICK_MS) + 500;
+    timer = setTimeout(() => {
+      void pass();
+      schedule();
+    }, wait);
+    timer.unref();
+  };
+  schedule();
+  return () => clearTimeout(timer);
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "responses_team_date_id_idx" ON "responses" USING btree ("team_id","standup_date","id");
