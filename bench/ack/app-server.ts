@@ -8,17 +8,15 @@
  * so the runner can check that every request took the first-delivery path, and starts/stops a CPU
  * profile on `{ type: "profile-start" }` / `{ type: "profile-stop", file }` (run.ts --cpu-prof).
  */
-import { writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { buildApp } from "../../src/app.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
 import { rows } from "../../src/db/client.ts";
 import { buildDeps, createLogger } from "../../src/deps.ts";
 import { upsertInstallation } from "../../src/features/install/installations.repo.ts";
 import { encryptSecret } from "../../src/lib/crypto.ts";
-import { BENCH_CHAT_API_URL, BENCH_SESSION_SECRET_KEY, BENCH_SIGNING_SECRET, BENCH_TEAM_ID } from "./shared.ts";
+import { answerIpc, CpuProfiler, loadConfigOrExit } from "../lib/app-child.ts";
+import { BENCH_APP_ENV, BENCH_TEAM_ID } from "./shared.ts";
 
 // Started by run.ts with an IPC channel: if the runner goes away, even mid-start, so does this server.
 let shutdown: () => void = () => process.exit(1);
@@ -28,31 +26,12 @@ process.on("SIGINT", () => shutdown());
 
 const port = process.argv[2] ?? process.env.PORT ?? "0";
 const env: NodeJS.ProcessEnv = {
-  NODE_ENV: "production",
-  APP_URL: "http://127.0.0.1",
-  HOST: "127.0.0.1",
-  DATABASE_URL: "pglite://memory",
-  LOG_LEVEL: "WARNING",
-  CHAT_CLIENT_ID: "bench-client-id",
-  CHAT_CLIENT_SECRET: "bench-client-secret",
-  CHAT_SIGNING_SECRET: BENCH_SIGNING_SECRET,
-  SESSION_SECRET_KEY: BENCH_SESSION_SECRET_KEY,
-  CHAT_API_URL: BENCH_CHAT_API_URL,
-  CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
+  ...BENCH_APP_ENV,
   ...process.env,
   PORT: port,
 };
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    for (const p of err.problems) process.stderr.write(`config error: ${p}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit(env);
 
 const log = createLogger(config);
 for (const notice of config.notices) log.warn(notice);
@@ -92,7 +71,7 @@ shutdown = () => {
       process.exit(1);
     });
 };
-let profiler: Session | undefined;
+const profiler = new CpuProfiler(200);
 
 async function onMessage(msg: { type?: string; file?: string }): Promise<Record<string, unknown>> {
   switch (msg.type) {
@@ -101,19 +80,11 @@ async function onMessage(msg: { type?: string; file?: string }): Promise<Record<
       return { chatEvents: row?.n ?? 0 };
     }
     case "profile-start": {
-      profiler = new Session();
-      profiler.connect();
-      await profiler.post("Profiler.enable");
-      await profiler.post("Profiler.setSamplingInterval", { interval: 200 });
-      await profiler.post("Profiler.start");
+      await profiler.start();
       return {};
     }
     case "profile-stop": {
-      if (!profiler || !msg.file) throw new Error("no profile running or no file given");
-      const { profile } = await profiler.post("Profiler.stop");
-      profiler.disconnect();
-      profiler = undefined;
-      writeFileSync(msg.file, JSON.stringify(profile));
+      await profiler.stop(msg.file);
       return { file: msg.file };
     }
     default:
@@ -121,9 +92,4 @@ async function onMessage(msg: { type?: string; file?: string }): Promise<Record<
   }
 }
 
-process.on("message", (msg: { type?: string; file?: string }) => {
-  onMessage(msg).then(
-    (answer) => process.send?.({ type: msg.type, ...answer }),
-    (err: unknown) => process.send?.({ type: msg.type, error: String(err) }),
-  );
-});
+answerIpc(onMessage);

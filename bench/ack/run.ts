@@ -12,7 +12,7 @@
  * over IPC), writes the .cpuprofile files to the temp directory and prints where the time went;
  * numbers measured while profiling are a little lower.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,16 +21,12 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon, { type Result } from "autocannon";
-import { type CpuProfile, summarizeProfile } from "./profile.ts";
-import {
-  BENCH_CHAT_API_URL,
-  BENCH_SESSION_SECRET_KEY,
-  BENCH_SIGNING_SECRET,
-  eventIdSource,
-  READY,
-  reactionEventBody,
-  signedHeaders,
-} from "./shared.ts";
+import { positiveInt } from "../lib/args.ts";
+import { askChild, stopChild } from "../lib/child.ts";
+import { pinning } from "../lib/pinning.ts";
+import { cpuMs } from "../lib/proc.ts";
+import { type CpuProfile, summarizeProfile } from "../lib/profile.ts";
+import { BENCH_APP_ENV, eventIdSource, READY, reactionEventBody, signedHeaders } from "./shared.ts";
 
 const TARGET_RPS_RATIO = 0.6;
 const TARGET_P99_RATIO = 3;
@@ -65,31 +61,9 @@ if (args.help) {
   );
   process.exit(0);
 }
-function positiveInt(name: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    process.stderr.write(`--${name} must be a positive integer (got ${raw})\n`);
-    process.exit(2);
-  }
-  return n;
-}
 const DURATION = positiveInt("duration", args.duration);
 const WARMUP = positiveInt("warmup", args.warmup);
 const CONNECTIONS = positiveInt("connections", args.connections);
-
-// ---------------------------------------------------------------------------------------------- pinning
-
-function pinning(): { pin: boolean; why: string } {
-  if (args["no-pin"]) return { pin: false, why: "--no-pin given" };
-  const probe = spawnSync("taskset", ["-c", `${CLIENT_CPU},${SERVER_CPU}`, "true"], { stdio: "ignore" });
-  if (probe.error) return { pin: false, why: "taskset not found" };
-  if (probe.status !== 0) return { pin: false, why: `CPUs ${CLIENT_CPU},${SERVER_CPU} not both available` };
-  if (CPUS < 2) return { pin: false, why: "fewer than 2 CPUs available" };
-  // -a: every thread of this process (libuv pool, V8 platform threads) stays on the client CPU.
-  const self = spawnSync("taskset", ["-a", "-p", "-c", CLIENT_CPU, String(process.pid)], { stdio: "ignore" });
-  if (self.status !== 0) return { pin: false, why: "could not pin the load generator" };
-  return { pin: true, why: "" };
-}
 
 // ---------------------------------------------------------------------------------------------- servers
 
@@ -171,39 +145,13 @@ function startServer(name: string, script: string, env: NodeJS.ProcessEnv, pin: 
 }
 
 const stopping = new Set<ChildProcess>();
-async function stopServer(server: Server): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  stopping.add(child);
-  child.kill("SIGTERM");
-  const timedOut = await Promise.race([
-    server.exited.then(() => false),
-    new Promise<boolean>((r) => setTimeout(() => r(true), STOP_TIMEOUT_MS).unref()),
-  ]);
-  if (timedOut) {
-    process.stderr.write(`${server.name} server did not stop within ${STOP_TIMEOUT_MS / 1000} s; killing it\n`);
-    child.kill("SIGKILL");
-    await server.exited;
-  }
+function stopServer(server: Server): Promise<void> {
+  return stopChild(server.child, server.exited, stopping, `${server.name} server`, STOP_TIMEOUT_MS);
 }
 
 /** One request/answer over the app server's IPC channel (see app-server.ts). */
 function ask(server: Server, msg: { type: string; file?: string }): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      server.child.off("message", onMessage);
-      reject(new Error(`no answer to ${msg.type} from the app server`));
-    }, 30_000);
-    const onMessage = (answer: Record<string, unknown>) => {
-      if (answer?.type !== msg.type) return;
-      clearTimeout(timer);
-      server.child.off("message", onMessage);
-      if (answer.error !== undefined) reject(new Error(`${msg.type} failed: ${String(answer.error)}`));
-      else resolve(answer);
-    };
-    server.child.on("message", onMessage);
-    server.child.send(msg);
-  });
+  return askChild(server.child, msg, "the app server", 30_000);
 }
 
 async function storedEvents(server: Server): Promise<number> {
@@ -229,25 +177,6 @@ async function settledEvents(server: Server): Promise<number> {
 // ---------------------------------------------------------------------------------------------- measuring
 
 let pinned = false;
-
-let clkTck = 100;
-{
-  const out = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
-  const n = Number(out.stdout?.trim());
-  if (out.status === 0 && Number.isInteger(n) && n > 0) clkTck = n;
-}
-
-/** User + system CPU time of a process (all its threads), in ms; undefined without /proc. */
-function cpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clkTck;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Jiffies of one CPU from /proc/stat: all, idle (idle + iowait), steal (taken by the hypervisor). */
 function cpuJiffies(cpu: string): { all: number; idle: number; steal: number } | undefined {
@@ -465,7 +394,7 @@ function table(rows: Measured[]): string {
 
 async function main(): Promise<number> {
   const problems: string[] = [];
-  const { pin, why } = pinning();
+  const { pin, why } = pinning(args["no-pin"]);
   pinned = pin;
   process.stdout.write(
     `ack bench: node ${process.version}, ${CONNECTIONS} connections, warm-up ${WARMUP} s, measure ${DURATION} s per scenario\n`,
@@ -516,17 +445,7 @@ async function main(): Promise<number> {
   process.stdout.write("upbeat (POST /chat/events, in-memory PGlite)\n");
   const appEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: "production",
-    APP_URL: "http://127.0.0.1",
-    HOST: "127.0.0.1",
-    DATABASE_URL: "pglite://memory",
-    LOG_LEVEL: "WARNING",
-    CHAT_CLIENT_ID: "bench-client-id",
-    CHAT_CLIENT_SECRET: "bench-client-secret",
-    CHAT_SIGNING_SECRET: BENCH_SIGNING_SECRET,
-    SESSION_SECRET_KEY: BENCH_SESSION_SECRET_KEY,
-    CHAT_API_URL: BENCH_CHAT_API_URL,
-    CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
+    ...BENCH_APP_ENV,
   };
   const t0 = performance.now();
   const app = await startServer("upbeat", "./app-server.ts", appEnv, pin);

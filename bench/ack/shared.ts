@@ -7,6 +7,21 @@ export const BENCH_TEAM_ID = "T0BENCH";
 /** Nothing listens on port 9: the event the bench sends makes no Web API call. */
 export const BENCH_CHAT_API_URL = "http://127.0.0.1:9/api/";
 
+/** The app server's environment for the bench: in-memory PGlite, warnings-only logging, the bench secrets. */
+export const BENCH_APP_ENV: Readonly<Record<string, string>> = {
+  NODE_ENV: "production",
+  APP_URL: "http://127.0.0.1",
+  HOST: "127.0.0.1",
+  DATABASE_URL: "pglite://memory",
+  LOG_LEVEL: "WARNING",
+  CHAT_CLIENT_ID: "bench-client-id",
+  CHAT_CLIENT_SECRET: "bench-client-secret",
+  CHAT_SIGNING_SECRET: BENCH_SIGNING_SECRET,
+  SESSION_SECRET_KEY: BENCH_SESSION_SECRET_KEY,
+  CHAT_API_URL: BENCH_CHAT_API_URL,
+  CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
+};
+
 /** Slack's v0 signature headers for a JSON body: HMAC-SHA256 of `v0:<ts>:<body>`. */
 export function signedHeaders(body: string, opts: { retryNum?: number; secret?: string } = {}): Record<string, string> {
   const ts = Math.floor(Date.now() / 1000);

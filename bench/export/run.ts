@@ -24,6 +24,8 @@ import pg from "pg";
 import { openDatabase } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
+import { positiveInt } from "../lib/args.ts";
+import { type CpuProfile, summarizeProfile } from "../lib/profile.ts";
 import {
   type AppChild,
   askApp,
@@ -41,7 +43,6 @@ import {
   startApp,
   table,
 } from "../seed/harness.ts";
-import { type CpuProfile, summarizeProfile } from "../seed/profile.ts";
 import { isoDate, membersForResponses, memberUserId, seedWorkspace, shiftIsoDate } from "../seed/seed.ts";
 
 const TARGET_RSS_MB = 64;
@@ -67,14 +68,6 @@ if (args.help) {
     "usage: npm run bench:export -- [--rows 1000000] [--days 365] [--runs 1] [--no-pin] [--cpu-prof] [--seeded-url <db seeded by bench:seed>]\n",
   );
   process.exit(0);
-}
-function positiveInt(name: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    process.stderr.write(`--${name} must be a positive integer (got ${raw})\n`);
-    process.exit(2);
-  }
-  return n;
 }
 const ROWS = positiveInt("rows", args.rows);
 const DAYS = positiveInt("days", args.days);
@@ -431,7 +424,7 @@ async function main(): Promise<number> {
   );
   for (const file of profiles) {
     process.stdout.write(`\nCPU profile of the app during the export: ${file}\n`);
-    process.stdout.write(`${summarizeProfile(JSON.parse(readFileSync(file, "utf8")) as CpuProfile)}\n`);
+    process.stdout.write(`${summarizeProfile(JSON.parse(readFileSync(file, "utf8")) as CpuProfile, 12)}\n`);
   }
   const load1 = loadavg();
   process.stdout.write(`\nload average at end: ${load1.map((l) => l.toFixed(2)).join(" ")}\n`);

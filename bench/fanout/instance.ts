@@ -11,27 +11,16 @@
  * 10), BENCH_BATCH_SIZE / BENCH_POLL_S / BENCH_RETRY_DELAY_S (QueueSettings), BENCH_ALIGNED_TICK=1 (an extra
  * scheduler pass 0.5 s after every wall-clock minute, besides the regular 30 s ticks).
  */
-import { writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../../src/app.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { buildDeps, createLogger } from "../../src/deps.ts";
 import { tick } from "../../src/features/standups/scheduler.ts";
 import type { QueueSettings } from "../../src/jobs/queue.ts";
-import type { InstanceAnswer, InstanceRequest } from "./shared.ts";
+import { answerIpc, CpuProfiler, loadConfigOrExit } from "../lib/app-child.ts";
+import type { InstanceRequest } from "./shared.ts";
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    for (const p of err.problems) process.stderr.write(`config error: ${p}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit(process.env);
 
 const log = createLogger(config);
 for (const notice of config.notices) log.warn(notice);
@@ -78,28 +67,14 @@ if (process.env.BENCH_ALIGNED_TICK === "1") {
   next();
 }
 
-let session: Session | undefined;
-async function handle(msg: InstanceRequest): Promise<void> {
-  if (msg.type === "profile-start") {
-    session = new Session();
-    session.connect();
-    await session.post("Profiler.enable");
-    await session.post("Profiler.setSamplingInterval", { interval: 500 });
-    await session.post("Profiler.start");
-  } else if (msg.type === "profile-stop") {
-    if (!session) throw new Error("no profile running");
-    const { profile } = await session.post("Profiler.stop");
-    writeFileSync(msg.file, JSON.stringify(profile));
-    session.disconnect();
-    session = undefined;
-  }
+const profiler = new CpuProfiler(500);
+/** Answers `{ type }` (InstanceAnswer) once done. */
+async function handle(msg: InstanceRequest): Promise<object> {
+  if (msg.type === "profile-start") await profiler.start();
+  else if (msg.type === "profile-stop") await profiler.stop(msg.file);
+  return {};
 }
-process.on("message", (msg: InstanceRequest) => {
-  handle(msg).then(
-    () => process.send?.({ type: msg.type } satisfies InstanceAnswer),
-    (err: unknown) => process.send?.({ type: msg.type, error: String(err) } satisfies InstanceAnswer),
-  );
-});
+answerIpc(handle);
 
 let stopping = false;
 const shutdown = (why: string) => {

@@ -38,7 +38,9 @@ import { upsertPeople } from "../../src/features/members/members.repo.ts";
 import { DEFAULT_QUESTIONS } from "../../src/features/templates/templates.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
 import { type FakeSlack, startFakeSlack } from "../../test/support/fake-slack.ts";
-import { type CpuProfile, summarizeProfile } from "./profile.ts";
+import { askChild, stopChild } from "../lib/child.ts";
+import { cpuMs } from "../lib/proc.ts";
+import { type CpuProfile, summarizeProfileBusy } from "../lib/profile.ts";
 import {
   ASK_PREFIX,
   BENCH_SESSION_SECRET_KEY,
@@ -255,21 +257,6 @@ function pinSelf(cpus: number[]): void {
 
 // ---------------------------------------------------------------------------------------------- CPU accounting
 
-let clkTck = 100;
-{
-  const out = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
-  const n = Number(out.stdout?.trim());
-  if (out.status === 0 && Number.isInteger(n) && n > 0) clkTck = n;
-}
-function procCpuMs(pid: number | string): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(f[11]) + Number(f[12])) * 1000) / clkTck;
-  } catch {
-    return undefined;
-  }
-}
 /**
  * CPU time of this server's processes: the backends and background workers pg_stat_activity lists (other
  * PostgreSQL clusters on the machine are not counted). Backends that exit between two snapshots are lost.
@@ -278,7 +265,7 @@ async function postgresCpuMs(db: Db): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const found = await rows<{ pid: number }>(db, sql`select pid from pg_stat_activity`).catch(() => []);
   for (const { pid } of found) {
-    const ms = procCpuMs(pid);
+    const ms = cpuMs(pid);
     if (ms !== undefined) out.set(String(pid), ms);
   }
   return out;
@@ -305,7 +292,7 @@ async function cpuSnapshot(instances: Instance[], db: Db): Promise<CpuSnapshot> 
   return {
     at: Date.now(),
     self: (u.user + u.system) / 1000,
-    instances: instances.map((i) => (i.child.pid === undefined ? undefined : procCpuMs(i.child.pid))),
+    instances: instances.map((i) => (i.child.pid === undefined ? undefined : cpuMs(i.child.pid))),
     postgres,
     machine: machineJiffies(),
   };
@@ -423,38 +410,12 @@ function startInstance(name: string, env: NodeJS.ProcessEnv, cpu: number | undef
   });
 }
 
-async function stopInstance(inst: Instance): Promise<void> {
-  const { child } = inst;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  stopping.add(child);
-  child.kill("SIGTERM");
-  const timedOut = await Promise.race([
-    inst.exited.then(() => false),
-    new Promise<boolean>((r) => setTimeout(() => r(true), STOP_TIMEOUT_MS).unref()),
-  ]);
-  if (timedOut) {
-    process.stderr.write(`instance ${inst.name} did not stop within ${STOP_TIMEOUT_MS / 1000} s; killing it\n`);
-    child.kill("SIGKILL");
-    await inst.exited;
-  }
+function stopInstance(inst: Instance): Promise<void> {
+  return stopChild(inst.child, inst.exited, stopping, `instance ${inst.name}`, STOP_TIMEOUT_MS);
 }
 
-function ask(inst: Instance, msg: InstanceRequest): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      inst.child.off("message", onMessage);
-      reject(new Error(`no answer to ${msg.type} from instance ${inst.name}`));
-    }, 30_000);
-    const onMessage = (answer: InstanceAnswer) => {
-      if (answer?.type !== msg.type) return;
-      clearTimeout(timer);
-      inst.child.off("message", onMessage);
-      if (answer.error !== undefined) reject(new Error(`${msg.type} failed: ${answer.error}`));
-      else resolve();
-    };
-    inst.child.on("message", onMessage);
-    inst.child.send(msg);
-  });
+async function ask(inst: Instance, msg: InstanceRequest): Promise<void> {
+  await askChild<InstanceAnswer>(inst.child, msg, `instance ${inst.name}`, 30_000);
 }
 
 // ---------------------------------------------------------------------------------------------- the world
@@ -970,7 +931,7 @@ async function runScenario(sc: Scenario, n: number): Promise<Outcome> {
           const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
           say(`CPU profile of instance ${inst.name} (${file}):`);
           say(
-            summarizeProfile(profile)
+            summarizeProfileBusy(profile)
               .split("\n")
               .map((l) => `  ${l}`)
               .join("\n"),

@@ -27,6 +27,8 @@ import autocannon, { type Result } from "autocannon";
 import { openDatabase } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
+import { positiveInt } from "../lib/args.ts";
+import { type CpuProfile, summarizeProfile } from "../lib/profile.ts";
 import {
   askApp,
   BENCH_SESSION_SECRET_KEY,
@@ -46,7 +48,6 @@ import {
   table,
   waitIdle,
 } from "../seed/harness.ts";
-import { type CpuProfile, summarizeProfile } from "../seed/profile.ts";
 import { isoDate, seedWorkspace, shiftIsoDate } from "../seed/seed.ts";
 import { ENDPOINTS, PER_REQUEST } from "./queries.ts";
 import type { RawInput, RawMeasured } from "./raw.ts";
@@ -75,14 +76,6 @@ if (args.help) {
     "usage: npm run bench:insights -- [--members 1000] [--days 365] [--duration 10] [--warmup 3] [--connections 10] [--sessions 1000] [--rounds 1] [--no-pin] [--cpu-prof]\n",
   );
   process.exit(0);
-}
-function positiveInt(name: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    process.stderr.write(`--${name} must be a positive integer (got ${raw})\n`);
-    process.exit(2);
-  }
-  return n;
 }
 const MEMBERS = positiveInt("members", args.members);
 const DAYS = positiveInt("days", args.days);
@@ -389,7 +382,7 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${verdicts.join("\n")}\n`);
   for (const { name, file } of profiles) {
     process.stdout.write(`\nCPU profile of the app, ${name}: ${file}\n`);
-    process.stdout.write(`${summarizeProfile(JSON.parse(readFileSync(file, "utf8")) as CpuProfile)}\n`);
+    process.stdout.write(`${summarizeProfile(JSON.parse(readFileSync(file, "utf8")) as CpuProfile, 12)}\n`);
   }
   const load1 = loadavg();
   process.stdout.write(`\nload average at end: ${load1.map((l) => l.toFixed(2)).join(" ")}\n`);

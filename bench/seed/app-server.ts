@@ -8,23 +8,12 @@
  * `mem-start` / `mem-stop` sample process.memoryUsage() every 50 ms and answer the peaks; `gc` (with
  * --expose-gc) runs a full collection and answers process.memoryUsage().
  */
-import { writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../../src/app.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
 import { buildDeps, createLogger } from "../../src/deps.ts";
+import { answerIpc, CpuProfiler, loadConfigOrExit } from "../lib/app-child.ts";
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    for (const p of err.problems) process.stderr.write(`config error: ${p}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit(process.env);
 
 const log = createLogger(config);
 const deps = await buildDeps(config, { log, queue: { workers: false } });
@@ -49,7 +38,7 @@ process.on("SIGTERM", shutdown);
 process.on("SIGINT", shutdown);
 process.on("disconnect", shutdown);
 
-let profiler: Session | undefined;
+const profiler = new CpuProfiler(200);
 type Mem = ReturnType<typeof process.memoryUsage>;
 let memTimer: NodeJS.Timeout | undefined;
 let memPeak: Mem | undefined;
@@ -64,19 +53,11 @@ function sampleMem(): void {
 async function onMessage(msg: { type?: string; file?: string }): Promise<Record<string, unknown>> {
   switch (msg.type) {
     case "profile-start": {
-      profiler = new Session();
-      profiler.connect();
-      await profiler.post("Profiler.enable");
-      await profiler.post("Profiler.setSamplingInterval", { interval: 200 });
-      await profiler.post("Profiler.start");
+      await profiler.start();
       return {};
     }
     case "profile-stop": {
-      if (!profiler || !msg.file) throw new Error("no profile running or no file given");
-      const { profile } = await profiler.post("Profiler.stop");
-      profiler.disconnect();
-      profiler = undefined;
-      writeFileSync(msg.file, JSON.stringify(profile));
+      await profiler.stop(msg.file);
       return { file: msg.file };
     }
     case "mem-start": {
@@ -103,9 +84,4 @@ async function onMessage(msg: { type?: string; file?: string }): Promise<Record<
   }
 }
 
-process.on("message", (msg: { type?: string; file?: string }) => {
-  onMessage(msg).then(
-    (answer) => process.send?.({ type: msg.type, ...answer }),
-    (err: unknown) => process.send?.({ type: msg.type, error: String(err) }),
-  );
-});
+answerIpc(onMessage);

@@ -3,9 +3,8 @@
  * BENCH_DATABASE_URL / TEST_DATABASE_URL, the real app as a child process (optionally pinned to one CPU),
  * signing in through a login token, /proc readings, cleanup on error and on signals, and tables.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { type ChildProcess, spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -13,6 +12,9 @@ import { issueLoginToken } from "../../src/features/session/login-token.ts";
 import { SESSION_TTL_MS } from "../../src/http/auth.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { deriveKey, randomToken, sha256Hex } from "../../src/lib/crypto.ts";
+import { askChild } from "../lib/child.ts";
+import { type Pinning, pinning } from "../lib/pinning.ts";
+import { cpuMs, procStatusKb } from "../lib/proc.ts";
 
 /** Bench-only secret: the app child is started with it, so the runner can mint login tokens. */
 export const BENCH_SESSION_SECRET_KEY = "bench-insights-session-secret-0123456789abcdef";
@@ -117,27 +119,8 @@ export async function createBenchDatabase(baseUrl: string, name: string): Promis
 
 // ---------------------------------------------------------------------------------------------- pinning
 
-export interface Pinning {
-  pin: boolean;
-  why: string;
-  clientCpu: string;
-  serverCpu: string;
-}
-
-/** Pins this process (load generator) to CPU 0 and asks for servers on CPU 1, when taskset and 2 CPUs exist. */
-export function pinning(disabled: boolean): Pinning {
-  const clientCpu = "0";
-  const serverCpu = "1";
-  const off = (why: string): Pinning => ({ pin: false, why, clientCpu, serverCpu });
-  if (disabled) return off("--no-pin given");
-  const probe = spawnSync("taskset", ["-c", `${clientCpu},${serverCpu}`, "true"], { stdio: "ignore" });
-  if (probe.error) return off("taskset not found");
-  if (probe.status !== 0) return off(`CPUs ${clientCpu},${serverCpu} not both available`);
-  if (availableParallelism() < 2) return off("fewer than 2 CPUs available");
-  const self = spawnSync("taskset", ["-a", "-p", "-c", clientCpu, String(process.pid)], { stdio: "ignore" });
-  if (self.status !== 0) return off("could not pin the load generator");
-  return { pin: true, why: "", clientCpu, serverCpu };
-}
+/** Re-exported for the insight and export runners, which import their harness from here. */
+export { type Pinning, pinning };
 
 /** `command args` pinned to cpu when pinning is on (taskset execs, so the pid is the command's). */
 export function spawnPinned(
@@ -268,21 +251,7 @@ export function startApp(
 
 /** One request/answer over the app child's IPC channel (see app-server.ts). */
 export function askApp(app: AppChild, msg: { type: string; file?: string }): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      app.child.off("message", onMessage);
-      reject(new Error(`no answer to ${msg.type} from the app`));
-    }, 60_000);
-    const onMessage = (answer: Record<string, unknown>) => {
-      if (answer?.type !== msg.type) return;
-      clearTimeout(timer);
-      app.child.off("message", onMessage);
-      if (answer.error !== undefined) reject(new Error(`${msg.type} failed: ${String(answer.error)}`));
-      else resolve(answer);
-    };
-    app.child.on("message", onMessage);
-    app.child.send(msg);
-  });
+  return askChild(app.child, msg, "the app", 60_000);
 }
 
 /**
@@ -339,32 +308,8 @@ export async function extraSessions(url: string, teamId: string, userId: string,
 
 // ---------------------------------------------------------------------------------------------- /proc
 
-/** A field of /proc/<pid>/status in kB (VmRSS, VmHWM); undefined without /proc. */
-export function procStatusKb(pid: number, field: "VmRSS" | "VmHWM"): number | undefined {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-let clkTck = 100;
-{
-  const out = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
-  const n = Number(out.stdout?.trim());
-  if (out.status === 0 && Number.isInteger(n) && n > 0) clkTck = n;
-}
-/** User + system CPU time of a process in ms; undefined without /proc. */
-export function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clkTck;
-  } catch {
-    return undefined;
-  }
-}
+/** Re-exported for the insight and export runners. */
+export { cpuMs, procStatusKb };
 
 /**
  * Waits (at most maxMs) until the database at url runs no other query and the process uses under 5% of a

@@ -1,4 +1,5 @@
-// Minimal types for the parts of autocannon 9 the ack benchmark uses (the package ships none).
+// Minimal types for the parts of autocannon 9 the ack and insights benchmarks use (the package ships none).
+// An ambient module declaration: tsconfig includes bench/, so every file in the program sees it.
 declare module "autocannon" {
   import type { EventEmitter } from "node:events";
 
