@@ -1,3 +1,5 @@
+import { mulberry32 } from "../test/support/fake-slack/faults.ts";
+
 /** The simulated workspace: who works there, where, and how they tend to answer. Fixed, so every demo looks alike. */
 
 export const DEMO_TEAM = { id: "T0DEMO0001", name: "Northwind Robotics", domain: "northwind" };
@@ -98,17 +100,8 @@ export const MOOD_WEIGHTS: [string, number][] = [
   ["😫", 3],
 ];
 
-/** Small seeded PRNG (mulberry32): the same history on every fresh demo. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG shared with the fake's fault injection: the same history on every fresh demo. */
+export const rng = mulberry32;
 
 export function pick<T>(r: () => number, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)]!;

@@ -2,7 +2,7 @@
 import type { Fault, RandomFaults } from "./types.ts";
 
 /** mulberry32: tiny, fast, and the same sequence for the same seed on every machine. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
