@@ -1,6 +1,8 @@
 import type { App, Receiver } from "@slack/bolt";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { errorBody } from "../contract/index.ts";
 import { rows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { verifySlackSignature } from "./verify.ts";
@@ -138,10 +140,21 @@ export function chatRoutes(receiver: FastifyReceiver) {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
       const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, req, reply);
-      scope.post("/chat/events", route);
-      scope.post("/chat/interactions", route);
+      const schema = (summary: string) => ({
+        summary,
+        description:
+          "Called only by Slack. Verified with the signing secret (X-Slack-Signature, X-Slack-Request-Timestamp " +
+          "within 5 minutes) before anything else; retries (X-Slack-Retry-Num) are acknowledged and processed once.",
+        response: {
+          200: z.unknown().describe("Empty, or Slack's acknowledgement body (a challenge, response_action or message)"),
+          400: errorBody.describe("A body that is neither JSON nor a form"),
+          401: errorBody.describe("Missing, forged or stale signature"),
+        },
+      });
+      scope.post("/chat/events", { schema: schema("Slack Events API deliveries (and slash commands)") }, route);
+      scope.post("/chat/interactions", { schema: schema("Slack interactivity: buttons, modal submissions") }, route);
       // Slack also posts slash commands wherever the app is told; one URL for all is simplest to configure.
-      scope.post("/chat/commands", route);
+      scope.post("/chat/commands", { schema: schema("Slack slash commands") }, route);
     });
   };
 }

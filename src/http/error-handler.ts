@@ -1,6 +1,21 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { AppError } from "./errors.ts";
 
+type Issue = { instancePath?: string; message?: string };
+
+/**
+ * The first problem, naming its field: "schedule_time must be HH:MM …" as the schema words it, or
+ * "name: Invalid input …" when zod's default message does not name it.
+ */
+export function validationMessage(issues: readonly Issue[], context: string | undefined): string {
+  const issue = issues[0] ?? {};
+  const field = (issue.instancePath ?? "").split("/").filter(Boolean).join(".");
+  const message = issue.message ?? "Invalid input";
+  if (!field)
+    return context === "body" && message.startsWith("Invalid input") ? "Request body must be a JSON object" : message;
+  return message.includes(field) ? message : `${field}: ${message}`;
+}
+
 /** One place turns every failure into `{"error": "..."}`; a 5xx shows a generic message and logs the cause. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -16,7 +31,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(415).send({ error: "Unsupported content type; send application/json" });
     }
     if (err.validation) {
-      return reply.status(400).send({ error: err.message });
+      return reply.status(400).send({ error: validationMessage(err.validation, err.validationContext) });
     }
     if (status >= 400 && status < 500) return reply.status(status).send({ error: err.message });
     req.log.error({ err }, "unhandled error");

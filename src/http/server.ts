@@ -1,10 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import cookie from "@fastify/cookie";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Deps } from "../deps.ts";
 import { registerAuth } from "./auth.ts";
 import { registerErrorHandling } from "./error-handler.ts";
+import { registerOpenApi } from "./openapi.ts";
 
 export const PACKAGE_VERSION: string = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
@@ -12,7 +20,16 @@ export const PACKAGE_VERSION: string = JSON.parse(
 
 export const BODY_LIMIT = 1024 * 1024;
 
-export type Route = (app: FastifyInstance, deps: Deps) => void | Promise<void>;
+/** The server as routes see it: request and reply types come from each route's zod schemas. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export type Route = (app: App, deps: Deps) => void | Promise<void>;
 
 export interface RouteInfo {
   method: string;
@@ -49,6 +66,12 @@ export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyI
   const routeList: RouteInfo[] = [];
   app.decorate("routeList", routeList);
   app.addHook("onRoute", (r) => {
+    // Every route states its responses (and its input) as zod schemas: that is what validates input,
+    // serialises output and documents the route in /openapi.json. Only hidden routes (static files) may skip it.
+    const schema = r.schema as { response?: unknown; hide?: boolean } | undefined;
+    if (!schema?.hide && !schema?.response) {
+      throw new Error(`route ${String(r.method)} ${r.url} declares no response schema`);
+    }
     for (const method of [r.method].flat()) {
       if (method !== "HEAD") routeList.push({ method, url: r.url, admin: Boolean(r.config?.admin) });
     }
@@ -72,9 +95,17 @@ export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyI
     }
   });
 
+  // A bodiless POST or PUT is an empty object, as an empty JSON body is (logout, feed-token, MCP key names).
+  app.addHook("preValidation", async (req) => {
+    if (req.body === undefined && req.routeOptions.schema?.body) req.body = {};
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
   registerErrorHandling(app);
   registerAuth(app, deps);
-  for (const route of routes) await route(app, deps);
+  await registerOpenApi(app, PACKAGE_VERSION);
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const route of routes) await route(typed, deps);
   return app;
 }

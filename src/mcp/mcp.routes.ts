@@ -5,6 +5,7 @@ import { authenticateKey, type KeyOwner, recordKeyUse } from "../features/mcp-ke
 import { hitRateLimit } from "../http/rate-limit.ts";
 import { BODY_LIMIT, PACKAGE_VERSION } from "../http/server.ts";
 import { parseJsonBody, RPC, type RpcId, requestIdOf, rpcErrorBody, sendRpcError } from "./jsonrpc.ts";
+import { mcpInfoBody, mcpPostResponses, methodNotAllowedResponse, rpcRequestDoc } from "./mcp.schemas.ts";
 import { createMcpServer, SERVER_NAME, TOOL_NAMES } from "./mcp-server.ts";
 
 export const MCP_PER_MINUTE = 120;
@@ -91,44 +92,68 @@ export function mcpRoutes(app: FastifyInstance, deps: Deps): void {
     });
     scope.setErrorHandler(rpcErrorHandler);
 
-    scope.get("/mcp", async (req, reply) => {
-      if ((req.headers.accept ?? "").toLowerCase().includes("text/event-stream")) return methodNotAllowed(reply);
-      return mcpInfo(deps.config.appUrl);
-    });
+    scope.get(
+      "/mcp",
+      {
+        schema: {
+          summary: "What this MCP endpoint is and offers",
+          response: { 200: mcpInfoBody, ...methodNotAllowedResponse },
+        },
+      },
+      async (req, reply) => {
+        if ((req.headers.accept ?? "").toLowerCase().includes("text/event-stream")) return methodNotAllowed(reply);
+        return mcpInfo(deps.config.appUrl);
+      },
+    );
 
-    scope.delete("/mcp", async (_req, reply) => methodNotAllowed(reply));
+    scope.delete(
+      "/mcp",
+      { schema: { summary: "No sessions to end", response: methodNotAllowedResponse } },
+      async (_req, reply) => methodNotAllowed(reply),
+    );
 
-    scope.post("/mcp", async (req, reply) => {
-      const parsed = parseJsonBody(req.body);
-      const id: RpcId = requestIdOf(parsed);
-      const presented = bearerToken(req.headers.authorization);
-      const owner = presented ? await authenticateKey(deps, presented) : undefined;
-      if (!owner) {
-        reply.header(
-          "www-authenticate",
-          presented ? 'Bearer realm="upbeat", error="invalid_token"' : 'Bearer realm="upbeat"',
-        );
-        const message = presented
-          ? "Unauthorized: the API key is invalid or has been revoked"
-          : "Unauthorized: send the header Authorization: Bearer <API_KEY>; workspace admins create keys in the dashboard";
-        return sendRpcError(reply, 401, RPC.unauthorized, message, id);
-      }
-      const now = deps.clock.now();
-      const rate = await hitRateLimit(deps.db, `mcp:${owner.keyId}`, MCP_PER_MINUTE, now);
-      if (!rate.allowed) {
-        reply.header("retry-after", String(rate.retryAfterSeconds));
-        return sendRpcError(
-          reply,
-          429,
-          RPC.serverError,
-          `Rate limit exceeded: at most ${MCP_PER_MINUTE} requests a minute per API key; retry in ${rate.retryAfterSeconds} s`,
-          id,
-          { retry_after_seconds: rate.retryAfterSeconds },
-        );
-      }
-      await recordKeyUse(deps, owner);
-      if (!parsed.ok) return sendRpcError(reply, 400, RPC.parseError, "Parse error: the body is not valid JSON", null);
-      await serveMcp(deps, owner, req, reply, parsed.value);
-    });
+    scope.post(
+      "/mcp",
+      {
+        schema: {
+          summary: "Model Context Protocol over Streamable HTTP (stateless, JSON answers); read-only tools",
+          body: rpcRequestDoc,
+          response: mcpPostResponses,
+        },
+      },
+      async (req, reply) => {
+        const parsed = parseJsonBody(req.body);
+        const id: RpcId = requestIdOf(parsed);
+        const presented = bearerToken(req.headers.authorization);
+        const owner = presented ? await authenticateKey(deps, presented) : undefined;
+        if (!owner) {
+          reply.header(
+            "www-authenticate",
+            presented ? 'Bearer realm="upbeat", error="invalid_token"' : 'Bearer realm="upbeat"',
+          );
+          const message = presented
+            ? "Unauthorized: the API key is invalid or has been revoked"
+            : "Unauthorized: send the header Authorization: Bearer <API_KEY>; workspace admins create keys in the dashboard";
+          return sendRpcError(reply, 401, RPC.unauthorized, message, id);
+        }
+        const now = deps.clock.now();
+        const rate = await hitRateLimit(deps.db, `mcp:${owner.keyId}`, MCP_PER_MINUTE, now);
+        if (!rate.allowed) {
+          reply.header("retry-after", String(rate.retryAfterSeconds));
+          return sendRpcError(
+            reply,
+            429,
+            RPC.serverError,
+            `Rate limit exceeded: at most ${MCP_PER_MINUTE} requests a minute per API key; retry in ${rate.retryAfterSeconds} s`,
+            id,
+            { retry_after_seconds: rate.retryAfterSeconds },
+          );
+        }
+        await recordKeyUse(deps, owner);
+        if (!parsed.ok)
+          return sendRpcError(reply, 400, RPC.parseError, "Parse error: the body is not valid JSON", null);
+        await serveMcp(deps, owner, req, reply, parsed.value);
+      },
+    );
   });
 }

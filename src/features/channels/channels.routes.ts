@@ -1,9 +1,24 @@
-import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { channel, errorBody, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
+import type { App } from "../../http/server.ts";
 import { ChannelDirectory } from "./channels.service.ts";
 
-export function channelRoutes(app: FastifyInstance, deps: Deps): void {
+export function channelRoutes(app: App, deps: Deps): void {
   const directory = new ChannelDirectory(deps);
-  app.get("/dashboard/api/channels", async (req) => directory.list(requireSession(req).teamId));
+  app.get(
+    "/dashboard/api/channels",
+    {
+      schema: {
+        summary: "Public channels the bot can see",
+        response: {
+          200: z.array(channel),
+          ...sessionErrors,
+          500: errorBody.describe("Slack could not be reached"),
+        },
+      },
+    },
+    async (req) => directory.list(requireSession(req).teamId),
+  );
 }

@@ -1,9 +1,11 @@
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
+import type { App } from "../../http/server.ts";
 import { csvLine } from "./csv.ts";
 import { resolveWindow, workspaceToday } from "./window.ts";
 
@@ -72,16 +74,35 @@ async function* csvChunks(ex: Executor, teamId: string, from: string, to: string
   }
 }
 
-export function exportRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get<{ Querystring: { from?: string; to?: string } }>("/dashboard/api/export/csv", async (req, reply) => {
-    const { teamId } = requireSession(req);
-    const today = await workspaceToday(deps, teamId);
-    // Without dates the export covers the last 30 days; an explicit range may be any length.
-    const w = resolveWindow({ from: req.query.from, to: req.query.to }, today, { defaultDays: 30, maxSpan: 100 * 366 });
-    reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
-      .header("cache-control", "no-store");
-    return reply.send(Readable.from(csvChunks(deps.db, teamId, w.from, w.to), { objectMode: false }));
-  });
+export function exportRoutes(app: App, deps: Deps): void {
+  app.get(
+    "/dashboard/api/export/csv",
+    {
+      schema: {
+        summary: "Every answer in a window as CSV (without dates: the last 30 days)",
+        querystring: rangeQuery,
+        response: {
+          200: {
+            description: `RFC 4180 CSV, UTF-8, columns ${CSV_COLUMNS.join(", ")}`,
+            content: { "text/csv": { schema: z.string() } },
+          },
+          ...sessionErrors,
+          400: mutationErrors[400],
+        },
+      },
+    },
+    async (req, reply) => {
+      const { teamId } = requireSession(req);
+      const today = await workspaceToday(deps, teamId);
+      // Without dates the export covers the last 30 days; an explicit range may be any length.
+      const w = resolveWindow(req.query, today, { defaultDays: 30, maxSpan: 100 * 366 });
+      reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
+        .header("cache-control", "no-store");
+      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to), { objectMode: false });
+      // A stream is sent as it is (no serialiser runs); the schema documents the text it carries.
+      return reply.send(csv as unknown as string);
+    },
+  );
 }

@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { errorBody, html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { hitRateLimit } from "../../http/rate-limit.ts";
+import type { App } from "../../http/server.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { completeInstall, InstallError, installUrl } from "./install.service.ts";
 
@@ -20,21 +23,37 @@ async function limited(deps: Deps, req: FastifyRequest, reply: FastifyReply): Pr
   return true;
 }
 
-export function installRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get("/install", async (req, reply) => {
-    if (await limited(deps, req, reply)) return reply;
-    return reply.redirect(installUrl(deps), 302);
-  });
+/** Anything but one string (a repeated parameter) counts as absent: the page then explains what is missing. */
+const oneString = z.string().optional().catch(undefined);
+const callbackQuery = z.object({
+  code: oneString.describe("The OAuth code from Slack"),
+  state: oneString.describe("The signed state from /install"),
+  error: oneString.describe("Present when the user denied the install"),
+});
+const tooManyInstalls = { 429: errorBody.describe(`More than ${INSTALL_PER_MINUTE} a minute from this address`) };
+
+export function installRoutes(app: App, deps: Deps): void {
+  app.get(
+    "/install",
+    {
+      schema: {
+        summary: "Start installing Upbeat into a Slack workspace",
+        response: { 302: z.undefined().describe("To Slack's OAuth v2 page, with a signed state"), ...tooManyInstalls },
+      },
+    },
+    async (req, reply) => {
+      if (await limited(deps, req, reply)) return reply;
+      return reply.redirect(installUrl(deps), 302);
+    },
+  );
 
   const callback = async (
-    req: FastifyRequest<{ Querystring: { code?: string; state?: string; error?: string } }>,
+    req: FastifyRequest<{ Querystring: z.output<typeof callbackQuery> }>,
     reply: FastifyReply,
   ) => {
     if (await limited(deps, req, reply)) return reply;
-    const q = req.query;
-    const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     try {
-      const done = await completeInstall(deps, { code: str(q.code), state: str(q.state), error: str(q.error) });
+      const done = await completeInstall(deps, req.query);
       req.log.info({ team_id: done.teamId }, "workspace installed");
       return reply.redirect(`/dashboard?t=${encodeURIComponent(done.loginToken)}`, 302);
     } catch (err) {
@@ -42,6 +61,19 @@ export function installRoutes(app: FastifyInstance, deps: Deps): void {
       return reply.status(400).type("text/html; charset=utf-8").send(errorPage(err.message));
     }
   };
-  app.get("/oauth/callback", callback);
-  app.get("/chat/oauth_redirect", callback);
+  const callbackSchema = (summary: string) => ({
+    summary,
+    querystring: callbackQuery,
+    response: {
+      302: z.undefined().describe("Installed: to /dashboard?t=<login token>, which signs the installer in"),
+      400: html("The install failed or was denied: a page that says why"),
+      ...tooManyInstalls,
+    },
+  });
+  app.get("/oauth/callback", { schema: callbackSchema("OAuth v2 redirect from Slack") }, callback);
+  app.get(
+    "/chat/oauth_redirect",
+    { schema: callbackSchema("The same callback, at the path Slack apps configure") },
+    callback,
+  );
 }

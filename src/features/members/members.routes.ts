@@ -1,41 +1,76 @@
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { adminErrors, errorBody, member, mutationErrors, roleChanged } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
-import { parseBody } from "../../http/validate.ts";
+import type { App } from "../../http/server.ts";
 import { changeRole, inviteMember, listMemberViews } from "./members.service.ts";
 
 const SLACK_ID = /^[A-Z0-9]{2,32}$/;
+const BODY_MESSAGE = "Request body must be a JSON object";
 
-const inviteBody = z.object({
-  user_id: z
-    .string({ error: (issue) => (issue.input === undefined ? "user_id is required" : "user_id must be a string") })
-    .trim()
-    .regex(SLACK_ID, "user_id must be a Slack user id"),
-});
-const roleBody = z.object({
-  role: z.enum(["admin", "member"], { error: "role must be admin or member" }),
-});
+const inviteBody = z.object(
+  {
+    user_id: z
+      .string({ error: (issue) => (issue.input === undefined ? "user_id is required" : "user_id must be a string") })
+      .trim()
+      .regex(SLACK_ID, "user_id must be a Slack user id"),
+  },
+  { error: BODY_MESSAGE },
+);
+const roleBody = z.object(
+  { role: z.enum(["admin", "member"], { error: "role must be admin or member" }) },
+  { error: BODY_MESSAGE },
+);
 
-export function memberRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get("/dashboard/api/members", { config: { admin: true } }, async (req) => {
-    return listMemberViews(deps, requireSession(req).teamId);
-  });
+const byUser = z.object({ user_id: z.string().describe("Slack user id") });
 
-  app.post("/dashboard/api/members/invite", { config: { admin: true } }, async (req, reply) => {
-    const s = requireSession(req);
-    const body = parseBody(inviteBody, req.body);
-    const member = await inviteMember(deps, s.teamId, body.user_id);
-    return reply.status(201).send(member);
-  });
-
-  app.put<{ Params: { user_id: string } }>(
-    "/dashboard/api/members/:user_id/role",
-    { config: { admin: true } },
-    async (req) => {
-      const s = requireSession(req);
-      const body = parseBody(roleBody, req.body);
-      return changeRole(deps, s.teamId, req.params.user_id, body.role);
+export function memberRoutes(app: App, deps: Deps): void {
+  app.get(
+    "/dashboard/api/members",
+    {
+      config: { admin: true },
+      schema: { summary: "Every member", response: { 200: z.array(member), ...adminErrors } },
     },
+    async (req) => listMemberViews(deps, requireSession(req).teamId),
+  );
+
+  app.post(
+    "/dashboard/api/members/invite",
+    {
+      config: { admin: true },
+      schema: {
+        summary: "Add a Slack user as a member",
+        body: inviteBody,
+        response: {
+          201: member,
+          ...adminErrors,
+          ...mutationErrors,
+          500: errorBody.describe("Slack could not be reached"),
+        },
+      },
+    },
+    async (req, reply) => {
+      const member = await inviteMember(deps, requireSession(req).teamId, req.body.user_id);
+      return reply.status(201).send(member);
+    },
+  );
+
+  app.put(
+    "/dashboard/api/members/:user_id/role",
+    {
+      config: { admin: true },
+      schema: {
+        summary: "Make a member an admin, or not",
+        params: byUser,
+        body: roleBody,
+        response: {
+          200: roleChanged,
+          ...adminErrors,
+          ...mutationErrors,
+          404: errorBody.describe("No such member in this workspace"),
+        },
+      },
+    },
+    async (req) => changeRole(deps, requireSession(req).teamId, req.params.user_id, req.body.role),
   );
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { adminErrors, errorBody, mutationErrors, okBody, schedule, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
-import { badRequest } from "../../http/errors.ts";
-import { parseBody } from "../../http/validate.ts";
+import type { App } from "../../http/server.ts";
 import {
   createSchedule,
   deleteSchedule,
@@ -15,32 +15,58 @@ import {
 /** The spec's two equivalent prefixes: the single-standup UI and the multi-schedule UI. */
 const PREFIXES = ["/dashboard/api/standups", "/dashboard/api/schedules"] as const;
 
-type ById = { Params: { id: string } };
+const byId = z.object({ id: z.string().describe("Schedule id") });
+const notFound = { 404: errorBody.describe("No such schedule in this workspace") };
 
-/** A bodiless request is an empty object; JSON `null` is not an object and gets a 400 like any other non-object. */
-function bodyOf(body: unknown): unknown {
-  if (body === null) throw badRequest("Request body must be a JSON object");
-  return body ?? {};
-}
-
-export function scheduleRoutes(app: FastifyInstance, deps: Deps): void {
+export function scheduleRoutes(app: App, deps: Deps): void {
   for (const prefix of PREFIXES) {
-    app.get(prefix, async (req) => listSchedules(deps, requireSession(req).teamId));
+    app.get(
+      prefix,
+      { schema: { summary: "Every standup schedule", response: { 200: z.array(schedule), ...sessionErrors } } },
+      async (req) => listSchedules(deps, requireSession(req).teamId),
+    );
 
-    app.post(prefix, { config: { admin: true } }, async (req, reply) => {
-      const s = requireSession(req);
-      const input = parseBody(scheduleCreateInput, bodyOf(req.body));
-      return reply.status(201).send(await createSchedule(deps, s.teamId, input));
-    });
+    app.post(
+      prefix,
+      {
+        config: { admin: true },
+        schema: {
+          summary: "Create a schedule",
+          body: scheduleCreateInput,
+          response: { 201: schedule, ...adminErrors, ...mutationErrors },
+        },
+      },
+      async (req, reply) => {
+        const s = requireSession(req);
+        return reply.status(201).send(await createSchedule(deps, s.teamId, req.body));
+      },
+    );
 
-    app.put<ById>(`${prefix}/:id`, { config: { admin: true } }, async (req) => {
-      const s = requireSession(req);
-      const input = parseBody(scheduleUpdateInput, bodyOf(req.body));
-      return updateSchedule(deps, s.teamId, req.params.id, input);
-    });
+    app.put(
+      `${prefix}/:id`,
+      {
+        config: { admin: true },
+        schema: {
+          summary: "Change a schedule; omitted fields stay as they are",
+          params: byId,
+          body: scheduleUpdateInput,
+          response: { 200: schedule, ...adminErrors, ...mutationErrors, ...notFound },
+        },
+      },
+      async (req) => updateSchedule(deps, requireSession(req).teamId, req.params.id, req.body),
+    );
 
-    app.delete<ById>(`${prefix}/:id`, { config: { admin: true } }, async (req) => {
-      return deleteSchedule(deps, requireSession(req).teamId, req.params.id);
-    });
+    app.delete(
+      `${prefix}/:id`,
+      {
+        config: { admin: true },
+        schema: {
+          summary: "Delete a schedule (past runs and answers stay)",
+          params: byId,
+          response: { 200: okBody, ...adminErrors, ...notFound },
+        },
+      },
+      async (req) => deleteSchedule(deps, requireSession(req).teamId, req.params.id),
+    );
   }
 }

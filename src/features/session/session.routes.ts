@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { html, me, okBody, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.ts";
+import type { App } from "../../http/server.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { findMember } from "../members/members.repo.ts";
@@ -24,7 +27,9 @@ function signInHelp(reason: string): string {
   );
 }
 
-async function exchange(deps: Deps, req: FastifyRequest<{ Querystring: { t?: string } }>, reply: FastifyReply) {
+type LoginRequest = FastifyRequest<{ Querystring: z.output<typeof loginQuery> }>;
+
+async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
   const result = await redeemLoginToken(deps, req.query.t);
   if (!result.ok) {
     const status = result.reason === "expired" || result.reason === "used" ? 410 : 400;
@@ -59,22 +64,60 @@ async function placeholder(_deps: Deps, _req: FastifyRequest, reply: FastifyRepl
   return sendDashboardIndex(reply);
 }
 
-export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get<{ Querystring: { t?: string } }>("/dashboard/login", (req, reply) => exchange(deps, req, reply));
-  app.get<{ Querystring: { t?: string } }>("/dashboard", (req, reply) =>
-    req.query.t !== undefined ? exchange(deps, req, reply) : placeholder(deps, req, reply),
+/** A repeated or odd `t` is just not a valid link: the page says so, as for any other bad link. */
+const loginQuery = z.object({
+  t: z.string().optional().catch(undefined).describe("A login token from Slack, valid 5 minutes, used once"),
+});
+
+const signInPages = {
+  302: z.undefined().describe("Signed in: the session cookie is set, on to /dashboard"),
+  400: html("The link is not valid"),
+  403: html("The Slack account is not an active member here"),
+  410: html("The link expired or was already used"),
+};
+
+export function sessionRoutes(app: App, deps: Deps): void {
+  app.get(
+    "/dashboard/login",
+    {
+      schema: {
+        summary: "Exchange a login token for a session cookie",
+        querystring: loginQuery,
+        response: signInPages,
+      },
+    },
+    (req, reply) => exchange(deps, req, reply),
+  );
+  app.get(
+    "/dashboard",
+    {
+      schema: {
+        summary: "The dashboard (a single-page app); with ?t= it signs in first",
+        querystring: loginQuery,
+        response: { 200: html("The dashboard app"), ...signInPages, 503: html("The dashboard is not built yet") },
+      },
+    },
+    (req, reply) => (req.query.t !== undefined ? exchange(deps, req, reply) : placeholder(deps, req, reply)),
   );
 
-  app.post("/dashboard/api/logout", async (req, reply) => {
-    requireSession(req);
-    const raw = req.cookies[SESSION_COOKIE];
-    if (raw) await deleteSession(deps.db, sha256Hex(raw));
-    reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: true });
-    return { ok: true };
-  });
+  app.post(
+    "/dashboard/api/logout",
+    { schema: { summary: "End this session", response: { 200: okBody, ...sessionErrors } } },
+    async (req, reply) => {
+      requireSession(req);
+      const raw = req.cookies[SESSION_COOKIE];
+      if (raw) await deleteSession(deps.db, sha256Hex(raw));
+      reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: true });
+      return { ok: true as const };
+    },
+  );
 
-  app.get("/dashboard/api/me", async (req) => {
-    const s = requireSession(req);
-    return { user_id: s.userId, team_id: s.teamId, team_name: s.teamName, role: s.role };
-  });
+  app.get(
+    "/dashboard/api/me",
+    { schema: { summary: "Who is signed in", response: { 200: me, ...sessionErrors } } },
+    async (req) => {
+      const s = requireSession(req);
+      return { user_id: s.userId, team_id: s.teamId, team_name: s.teamName, role: s.role };
+    },
+  );
 }

@@ -1,12 +1,23 @@
-import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { sessionErrors, template } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
+import type { App } from "../../http/server.ts";
 import { type QuestionTemplate, TEMPLATES } from "./templates.ts";
 
 /** Copies, so nothing downstream can reach the frozen built-ins. */
 export function listTemplates(): QuestionTemplate[] {
-  return TEMPLATES.map((template) => ({ name: template.name, questions: [...template.questions] }));
+  return TEMPLATES.map((t) => ({ name: t.name, questions: [...t.questions] }));
 }
 
-export function templateRoutes(app: FastifyInstance, _deps: Deps): void {
-  app.get("/dashboard/api/templates", async () => listTemplates());
+export function templateRoutes(app: App, _deps: Deps): void {
+  app.get(
+    "/dashboard/api/templates",
+    {
+      schema: {
+        summary: "The 25 built-in question templates",
+        response: { 200: z.array(template), ...sessionErrors },
+      },
+    },
+    async () => listTemplates(),
+  );
 }

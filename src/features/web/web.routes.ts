@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { sendDashboardIndex, WEB_DIST_DIR } from "./dashboard-page.ts";
 
@@ -43,8 +45,19 @@ export function createWebRoutes(opts: { distDir?: string } = {}) {
       });
     });
 
-    app.get<{ Params: { "*": string } }>(
+    app.get(
       "/dashboard/*",
+      {
+        schema: {
+          summary: "The dashboard's own pages (the single-page app)",
+          params: z.object({ "*": z.string() }),
+          response: {
+            200: html("The dashboard app"),
+            404: html("The dashboard app, showing its not-found page"),
+            503: html("The dashboard is not built yet"),
+          },
+        },
+      },
       async (req: FastifyRequest<{ Params: { "*": string } }>, reply) => dashboardPath(req.params["*"], reply, distDir),
     );
   };

@@ -1,0 +1,26 @@
+import type { z } from "zod";
+import type * as insights from "./insights.ts";
+import type * as workspace from "./workspace.ts";
+
+export * from "./common.ts";
+export * from "./insights.ts";
+export * from "./workspace.ts";
+
+/** The types the dashboard reads, inferred from the schemas the server answers with. */
+export type Role = z.output<typeof workspace.me>["role"];
+export type Me = z.output<typeof workspace.me>;
+export type Member = z.output<typeof workspace.member>;
+export type Channel = z.output<typeof workspace.channel>;
+export type Template = z.output<typeof workspace.template>;
+export type Schedule = z.output<typeof workspace.schedule>;
+export type ScheduleInput = Omit<Schedule, "id">;
+export type McpKey = z.output<typeof workspace.mcpKey>;
+export type CreatedMcpKey = z.output<typeof workspace.createdMcpKey>;
+export type McpConfigs = z.output<typeof workspace.mcpConfigs>;
+export type Stats = z.output<typeof insights.stats>;
+export type StandupResponse = z.output<typeof insights.standupResponse>;
+export type ParticipationRow = z.output<typeof insights.participationRow>;
+export type Reports = z.output<typeof insights.reports>;
+export type Analytics = z.output<typeof insights.analytics>;
+export type MoodDay = z.output<typeof insights.moodDay>;
+export type MemberParticipation = z.output<typeof insights.memberParticipation>;

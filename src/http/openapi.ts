@@ -1,0 +1,89 @@
+import swagger from "@fastify/swagger";
+import type { FastifyInstance } from "fastify";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { z } from "zod";
+
+export const OPENAPI_PATH = "/openapi.json";
+export const SESSION_SCHEME = "session";
+export const MCP_KEY_SCHEME = "mcpKey";
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/** Groups operations in the document by the first segment that names the area. */
+function tagOf(url: string): string {
+  if (url === "/" || url === "/healthz" || url === OPENAPI_PATH) return "system";
+  if (url === "/install" || url === "/oauth/callback" || url === "/chat/oauth_redirect") return "install";
+  if (url.startsWith("/chat/")) return "slack";
+  if (url.startsWith("/mcp")) return "mcp";
+  if (url.startsWith("/feed") || url.includes("/feed-token")) return "feed";
+  const api = /^\/dashboard\/api\/([a-z-]+)/.exec(url)?.[1];
+  if (!api) return "dashboard";
+  if (api === "mcp" || api === "mcp-config") return "mcp";
+  if (api === "standups") return "schedules";
+  if (["stats", "reports", "analytics", "export"].includes(api)) return "insights";
+  if (api === "me" || api === "logout") return "session";
+  return api;
+}
+
+/**
+ * zod → JSON Schema, plus what every route of a kind shares: /dashboard/api needs the session cookie,
+ * POST /mcp the bearer key.
+ */
+function transform(input: TransformInput) {
+  const out = jsonSchemaTransform(input);
+  const route = (input as { route?: { method: string | string[]; config?: { public?: boolean } } }).route;
+  if (!out.schema || (out.schema as { hide?: boolean }).hide) return out;
+  const schema = out.schema as Record<string, unknown>;
+  schema.tags ??= [tagOf(input.url)];
+  if (input.url.startsWith("/dashboard/api/") && !route?.config?.public) schema.security ??= [{ [SESSION_SCHEME]: [] }];
+  if (input.url === "/mcp" && [route?.method].flat().includes("POST")) schema.security ??= [{ [MCP_KEY_SCHEME]: [] }];
+  return out;
+}
+
+/** The OpenAPI 3.1 document, generated from the zod schemas every route declares. */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Upbeat",
+        version,
+        description:
+          "Self-hosted standup bot for Slack: the dashboard API, the public feed, the MCP endpoint and the Slack " +
+          "endpoints. Dashboard routes need the session cookie that a sign-in link from Slack sets; every " +
+          'failure of the JSON API is `{"error": "..."}`.',
+      },
+      components: {
+        securitySchemes: {
+          [SESSION_SCHEME]: {
+            type: "apiKey",
+            in: "cookie",
+            name: "svc_session",
+            description: "Set by GET /dashboard/login?t=<login token>; the token comes from Slack (/upbeat, App Home).",
+          },
+          [MCP_KEY_SCHEME]: {
+            type: "http",
+            scheme: "bearer",
+            description: "An MCP API key (svc_…) that a workspace admin creates in the dashboard.",
+          },
+        },
+      },
+    },
+    transform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  app.get(
+    OPENAPI_PATH,
+    {
+      schema: {
+        summary: "This document",
+        response: { 200: z.looseObject({ openapi: z.string() }).describe("OpenAPI 3.1 document") },
+      },
+    },
+    async (_req, reply) => {
+      reply.header("cache-control", "no-cache");
+      return app.swagger();
+    },
+  );
+}
