@@ -203,6 +203,71 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
         { timeout: 10_000 },
       )
       .toBe(true);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole("row", { name: /Browser test key/ })
+            .getByText("Revoked")
+            .count(),
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    expect(
+      await page
+        .getByRole("row", { name: /Browser test key/ })
+        .getByRole("button")
+        .count(),
+    ).toBe(0);
+    await page.close();
+  });
+
+  it("a standup saved or paused shows in the list at once, without a reload", async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN);
+    await page.getByRole("link", { name: "Standups", exact: true }).click();
+    await expect.poll(() => page.getByRole("heading", { name: "#web-standup" }).count()).toBeGreaterThan(0);
+    // A full page load would drop this mark: the list must come from the cache the editor updated.
+    await page.evaluate("window.__sameDocument = true");
+    await page.getByRole("link", { name: "New standup" }).click();
+    const channel = page.locator("#channel");
+    await channel.click();
+    await channel.fill("general");
+    await channel.press("Enter");
+    await page.locator("#time").fill("11:45");
+    await page.getByRole("button", { name: "Create standup" }).click();
+    await page.waitForURL(`${base}/dashboard/standups`);
+    await expect.poll(() => page.getByText("Created the standup in #general.").count()).toBe(1);
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "#general" }) });
+    await expect.poll(() => card.getByText("11:45").count()).toBe(1);
+
+    await card.getByRole("button", { name: "Pause standup in #general" }).click();
+    await expect.poll(() => page.getByText("Paused the standup in #general.").count()).toBe(1);
+    await expect.poll(() => card.getByText("Paused", { exact: true }).count()).toBe(1);
+    await page.getByRole("link", { name: "Overview", exact: true }).click();
+    await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBeGreaterThan(0);
+    await page.getByRole("link", { name: "Standups", exact: true }).click();
+    await expect.poll(() => card.getByText("Paused", { exact: true }).count()).toBe(1);
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
+    await page.close();
+  });
+
+  it("signing out, or a request answering 401, shows the sign-in page with the reason", async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect.poll(() => page.getByText("You have signed out.").count()).toBe(1);
+
+    await signIn(page, ADMIN);
+    await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBeGreaterThan(0);
+    const before = problems.length;
+    await context.clearCookies();
+    await page.getByRole("link", { name: "Members" }).click();
+    await expect.poll(() => page.getByText("Your session has ended. Sign in again.").count()).toBe(1);
+    expect(await page.getByRole("heading", { name: "Sign in from Slack" }).count()).toBe(1);
+    // Chromium logs the 401 itself; that one is expected here.
+    const logged = problems.splice(before);
+    expect(logged.every((p) => p.includes("401"))).toBe(true);
     await page.close();
   });
 

@@ -1,8 +1,10 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { Layout } from "./components/layout.tsx";
 import { SignedOut } from "./components/signed-out.tsx";
 import { AdminOnly, ErrorState, Loading } from "./components/states.tsx";
-import { ApiError, api, onUnauthorized } from "./lib/api.ts";
+import { ApiError, onUnauthorized } from "./lib/api.ts";
+import { keys, useMe } from "./lib/queries.ts";
 import { Link, useLocation } from "./lib/router.tsx";
 import type { Me } from "./lib/types.ts";
 import { OverviewPage } from "./pages/overview.tsx";
@@ -60,26 +62,38 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
 }
 
 export function App() {
-  const [session, setSession] = useState<Session>({ kind: "loading" });
+  const client = useQueryClient();
+  /** Set when the session ended in this tab (signed out, or a request answered 401): why, for the sign-in page. */
+  const [ended, setEnded] = useState<string | undefined>();
+  const me = useMe(ended === undefined);
   const { path, search } = useLocation();
 
-  const loadMe = useCallback(() => {
-    setSession({ kind: "loading" });
-    api
-      .get<Me>("/me")
-      .then((me) => setSession({ kind: "ready", me }))
-      .catch((error: unknown) =>
-        setSession(
-          error instanceof ApiError && error.status === 401 ? { kind: "signed-out" } : { kind: "error", error },
-        ),
-      );
-  }, []);
-
-  useEffect(() => loadMe(), [loadMe]);
-  useEffect(
-    () => onUnauthorized(() => setSession({ kind: "signed-out", reason: "Your session has ended. Sign in again." })),
-    [],
+  const endSession = useCallback(
+    (reason: string) => {
+      setEnded(reason);
+      // Nothing of this workspace stays in memory for whoever uses the tab next.
+      client.clear();
+    },
+    [client],
   );
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        // Before the first answer a 401 only means "not signed in": the me query shows that without a reason.
+        if (client.getQueryData(keys.me()) !== undefined) endSession("Your session has ended. Sign in again.");
+      }),
+    [client, endSession],
+  );
+  const session: Session =
+    ended !== undefined
+      ? { kind: "signed-out", reason: ended }
+      : me.data
+        ? { kind: "ready", me: me.data }
+        : me.error instanceof ApiError && me.error.status === 401
+          ? { kind: "signed-out" }
+          : me.isError && !me.isFetching
+            ? { kind: "error", error: me.error }
+            : { kind: "loading" };
 
   // After a client-side navigation, start at the top and move focus to the new page's heading.
   const firstPath = useRef(path);
@@ -111,15 +125,14 @@ export function App() {
     return (
       <main id="main" className="signin">
         <div className="signin-card">
-          <ErrorState error={session.error} onRetry={loadMe} title="The dashboard could not load" />
+          <ErrorState error={session.error} onRetry={() => void me.refetch()} title="The dashboard could not load" />
         </div>
       </main>
     );
   }
-  const { me } = session;
-  const allowed = !route?.admin || me.role === "admin";
+  const allowed = !route?.admin || session.me.role === "admin";
   return (
-    <Layout me={me} path={path} onSignedOut={() => setSession({ kind: "signed-out", reason: "You have signed out." })}>
+    <Layout me={session.me} path={path} onSignedOut={() => endSession("You have signed out.")}>
       <Suspense fallback={<Loading />}>{allowed ? route?.element : <AdminOnly />}</Suspense>
     </Layout>
   );

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
+import { FormError } from "./states.tsx";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -7,7 +8,8 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   danger?: boolean;
   busy?: boolean;
-  error?: ReactNode;
+  /** The failed confirm action's error (a mutation's `error`), shown in the dialog. */
+  error?: unknown;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -42,11 +44,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     >
       <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <div className="dialog-actions">
         <button ref={cancelRef} type="button" className="button" onClick={onCancel} disabled={busy}>
           Cancel

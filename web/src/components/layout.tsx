@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
-import { api } from "../lib/api.ts";
+import { type ReactNode, useEffect, useRef } from "react";
+import { useSignOut } from "../lib/mutations.ts";
 import { Link } from "../lib/router.tsx";
 import type { Me } from "../lib/types.ts";
 
@@ -34,7 +34,7 @@ export function Layout({
   onSignedOut: () => void;
   children: ReactNode;
 }) {
-  const [signingOut, setSigningOut] = useState(false);
+  const signOut = useSignOut(onSignedOut);
   const items = NAV.filter((item) => !item.admin || me.role === "admin");
   const navRef = useRef<HTMLUListElement>(null);
   // On a narrow screen the menu scrolls sideways: keep the current page's entry in view.
@@ -48,15 +48,6 @@ export function Layout({
       list.scrollLeft = left - (list.clientWidth - current.offsetWidth) / 2;
     }
   }, [path]);
-  const signOut = async () => {
-    setSigningOut(true);
-    try {
-      await api.post("/logout");
-    } catch {
-      // Already signed out or offline: the session cookie is useless either way.
-    }
-    onSignedOut();
-  };
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -73,7 +64,12 @@ export function Layout({
           </span>
           <div className="account">
             <span className={`badge badge-${me.role}`}>{me.role === "admin" ? "Admin" : "Member"}</span>
-            <button type="button" className="button button-small" onClick={signOut} disabled={signingOut}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => signOut.mutate()}
+              disabled={signOut.isPending}
+            >
               Sign out
             </button>
           </div>

@@ -1,3 +1,4 @@
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ApiError, errorMessage } from "../lib/api.ts";
 
@@ -25,6 +26,35 @@ export function ErrorState({ error, onRetry, title }: { error: unknown; onRetry?
   );
 }
 
+/**
+ * The one way a page shows a query: its data once there is some (kept while a refetch runs or fails), else its
+ * error with a retry button, else a loading line (also while retrying).
+ */
+export function QueryView<T>({
+  query,
+  loading,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  loading?: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.data !== undefined) return children(query.data);
+  if (query.isError && !query.isFetching)
+    return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  return <Loading label={loading} />;
+}
+
+/** Why a form's or dialog's action failed (or was not sent): a server error goes through `errorMessage`. */
+export function FormError({ error, className }: { error: unknown; className?: string }) {
+  if (!error) return null;
+  return (
+    <p className={className ? `form-error ${className}` : "form-error"} role="alert">
+      {errorMessage(error)}
+    </p>
+  );
+}
+
 export function Empty({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="state state-empty">
@@ -32,6 +62,11 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
       {children}
     </div>
   );
+}
+
+export interface NoticeMessage {
+  kind: "success" | "error";
+  text: string;
 }
 
 /** A one-line result of an action: success in a polite live region, failure as an alert. */

@@ -130,3 +130,7 @@ export interface McpClientConfig {
 }
 
 export type McpConfigs = Record<string, McpClientConfig>;
+
+export interface FeedToken {
+  token: string;
+}

@@ -2,11 +2,11 @@ import { type FormEvent, useId, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { CopyButton } from "../components/copy-button.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, ErrorState, Loading, Notice } from "../components/states.tsx";
-import { api, errorMessage } from "../lib/api.ts";
+import { Empty, FormError, Notice, QueryView } from "../components/states.tsx";
 import { formatInstant } from "../lib/format.ts";
+import { useCreateMcpKey, useRevokeMcpKey } from "../lib/mutations.ts";
+import { useMcpConfig, useMcpKeys } from "../lib/queries.ts";
 import type { CreatedMcpKey, McpClientConfig, McpConfigs, McpKey } from "../lib/types.ts";
-import { useApi } from "../lib/use-api.ts";
 
 const API_KEY_PLACEHOLDER = "<API_KEY>";
 
@@ -32,21 +32,15 @@ function snippetFor(kind: string, config: McpClientConfig, key: string | undefin
 
 function CreateKey({ onCreated }: { onCreated: (key: CreatedMcpKey) => void }) {
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const submit = async (event: FormEvent) => {
+  const create = useCreateMcpKey();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const trimmed = name.trim();
-      onCreated(await api.post<CreatedMcpKey>("/mcp/keys", trimmed ? { name: trimmed } : {}));
-      setName("");
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    create.mutate(name.trim(), {
+      onSuccess: (created) => {
+        onCreated(created);
+        setName("");
+      },
+    });
   };
   return (
     <form className="card" onSubmit={submit} noValidate>
@@ -63,19 +57,15 @@ function CreateKey({ onCreated }: { onCreated: (key: CreatedMcpKey) => void }) {
             placeholder="e.g. Dana's Claude Desktop"
             autoComplete="off"
           />
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? "Creating…" : "Create key"}
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create key"}
           </button>
         </div>
         <p className="field-help">
           A key lets an AI assistant read this workspace's standups, blockers, participation and moods. It cannot change
           anything.
         </p>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError error={create.error} />
       </div>
     </form>
   );
@@ -191,29 +181,22 @@ function ClientConfigs({ configs, newKey }: { configs: McpConfigs; newKey: strin
 }
 
 export function AiAccessPage() {
-  const keys = useApi<McpKey[]>("/mcp/keys");
-  const configs = useApi<McpConfigs>("/mcp-config");
+  const keys = useMcpKeys();
+  const configs = useMcpConfig();
+  const revokeKey = useRevokeMcpKey();
   const [created, setCreated] = useState<CreatedMcpKey | undefined>();
   const [revoking, setRevoking] = useState<McpKey | undefined>();
-  const [revokeBusy, setRevokeBusy] = useState(false);
-  const [revokeError, setRevokeError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
 
-  const revoke = async () => {
+  const revoke = () => {
     if (!revoking) return;
-    setRevokeBusy(true);
-    setRevokeError(undefined);
-    try {
-      await api.delete(`/mcp/keys/${revoking.id}`);
-      keys.setData((list) => list?.map((k) => (k.id === revoking.id ? { ...k, active: false } : k)));
-      setNotice(`Revoked ${revoking.name || revoking.key_prefix}. Assistants using it lose access now.`);
-      if (created?.id === revoking.id) setCreated(undefined);
-      setRevoking(undefined);
-    } catch (err) {
-      setRevokeError(errorMessage(err));
-    } finally {
-      setRevokeBusy(false);
-    }
+    revokeKey.mutate(revoking.id, {
+      onSuccess: () => {
+        setNotice(`Revoked ${revoking.name || revoking.key_prefix}. Assistants using it lose access now.`);
+        if (created?.id === revoking.id) setCreated(undefined);
+        setRevoking(undefined);
+      },
+    });
   };
 
   return (
@@ -229,17 +212,6 @@ export function AiAccessPage() {
           onCreated={(key) => {
             setNotice(undefined);
             setCreated(key);
-            keys.setData((list) => [
-              {
-                id: key.id,
-                name: key.name,
-                key_prefix: key.key_prefix,
-                created_at: key.created_at,
-                last_used_at: null,
-                active: true,
-              },
-              ...(list ?? []),
-            ]);
           }}
         />
       )}
@@ -252,39 +224,33 @@ export function AiAccessPage() {
         <div className="panel-head">
           <h2 id="keys-title">Keys</h2>
         </div>
-        {keys.error ? (
-          <ErrorState error={keys.error} onRetry={keys.reload} />
-        ) : !keys.data ? (
-          <Loading label="Loading keys…" />
-        ) : (
-          <KeyList
-            keys={keys.data}
-            onRevoke={(k) => {
-              setRevokeError(undefined);
-              setRevoking(k);
-            }}
-          />
-        )}
+        <QueryView query={keys} loading="Loading keys…">
+          {(list) => (
+            <KeyList
+              keys={list}
+              onRevoke={(k) => {
+                revokeKey.reset();
+                setRevoking(k);
+              }}
+            />
+          )}
+        </QueryView>
       </section>
       <section className="panel" aria-labelledby="config-title">
         <div className="panel-head">
           <h2 id="config-title">Client configuration</h2>
         </div>
-        {configs.error ? (
-          <ErrorState error={configs.error} onRetry={configs.reload} />
-        ) : !configs.data ? (
-          <Loading label="Loading configuration…" />
-        ) : (
-          <ClientConfigs configs={configs.data} newKey={created?.key} />
-        )}
+        <QueryView query={configs} loading="Loading configuration…">
+          {(data) => <ClientConfigs configs={data} newKey={created?.key} />}
+        </QueryView>
       </section>
       <ConfirmDialog
         open={revoking !== undefined}
         title="Revoke this key?"
         confirmLabel="Revoke key"
         danger
-        busy={revokeBusy}
-        error={revokeError}
+        busy={revokeKey.isPending}
+        error={revokeKey.error}
         onConfirm={revoke}
         onCancel={() => setRevoking(undefined)}
       >

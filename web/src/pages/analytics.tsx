@@ -1,10 +1,10 @@
 import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, ErrorState, Loading } from "../components/states.tsx";
+import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { formatLongDay, MOODS, trendWord } from "../lib/format.ts";
-import type { Analytics, MemberParticipation } from "../lib/types.ts";
-import { useApi } from "../lib/use-api.ts";
+import { useAnalytics } from "../lib/queries.ts";
+import type { MemberParticipation } from "../lib/types.ts";
 
 const RANGES = [7, 14, 30, 90];
 
@@ -110,7 +110,7 @@ function MoodDistribution({ counts }: { counts: Record<string, number> }) {
 
 export function AnalyticsPage() {
   const [days, setDays] = useState(30);
-  const analytics = useApi<Analytics>(`/analytics?days=${days}`);
+  const analytics = useAnalytics(days);
   const a = analytics.data;
   const moodCounts = useMemo(() => {
     const totals: Record<string, number> = {};
@@ -134,77 +134,75 @@ export function AnalyticsPage() {
           </select>
         </div>
       </PageHeader>
-      {analytics.error ? (
-        <ErrorState error={analytics.error} onRetry={analytics.reload} />
-      ) : !a ? (
-        <Loading label="Loading analytics…" />
-      ) : (
-        <>
-          <dl className="stats" aria-busy={analytics.loading}>
-            <div className="stat">
-              <dt className="stat-label">Participation</dt>
-              <dd className="stat-value">{a.participation.overall_pct}%</dd>
-              <dd className="stat-hint">{a.participation.daily.length} standup days</dd>
-            </div>
-            <div className="stat">
-              <dt className="stat-label">Average mood</dt>
-              <dd className="stat-value">{a.mood.daily.length ? a.mood.overall_avg.toFixed(1) : "–"}</dd>
-              <dd className="stat-hint">of 5, {trendWord(a.mood.trend)}</dd>
-            </div>
-            <div className={`stat${a.blockers.total ? " stat-warning" : ""}`}>
-              <dt className="stat-label">Blockers reported</dt>
-              <dd className="stat-value">{a.blockers.total}</dd>
-              <dd className="stat-hint">on {a.blockers.by_day.length} days</dd>
-            </div>
-          </dl>
+      <QueryView query={analytics} loading="Loading analytics…">
+        {(a) => (
+          <>
+            <dl className="stats" aria-busy={analytics.isFetching}>
+              <div className="stat">
+                <dt className="stat-label">Participation</dt>
+                <dd className="stat-value">{a.participation.overall_pct}%</dd>
+                <dd className="stat-hint">{a.participation.daily.length} standup days</dd>
+              </div>
+              <div className="stat">
+                <dt className="stat-label">Average mood</dt>
+                <dd className="stat-value">{a.mood.daily.length ? a.mood.overall_avg.toFixed(1) : "–"}</dd>
+                <dd className="stat-hint">of 5, {trendWord(a.mood.trend)}</dd>
+              </div>
+              <div className={`stat${a.blockers.total ? " stat-warning" : ""}`}>
+                <dt className="stat-label">Blockers reported</dt>
+                <dd className="stat-value">{a.blockers.total}</dd>
+                <dd className="stat-hint">on {a.blockers.by_day.length} days</dd>
+              </div>
+            </dl>
 
-          <div className="grid-2">
-            <section className="panel" aria-labelledby="a-participation">
+            <div className="grid-2">
+              <section className="panel" aria-labelledby="a-participation">
+                <div className="panel-head">
+                  <h2 id="a-participation">Participation per day</h2>
+                </div>
+                {a.participation.daily.length === 0 ? (
+                  <Empty title="No standups ran in this period" />
+                ) : (
+                  <Suspense fallback={<Loading label="Drawing chart…" />}>
+                    <ParticipationChart rows={a.participation.daily} />
+                  </Suspense>
+                )}
+              </section>
+              <section className="panel" aria-labelledby="a-mood">
+                <div className="panel-head">
+                  <h2 id="a-mood">Mood trend</h2>
+                </div>
+                {a.mood.daily.length === 0 ? (
+                  <Empty title="No moods shared in this period" />
+                ) : (
+                  <Suspense fallback={<Loading label="Drawing chart…" />}>
+                    <MoodTrendChart daily={a.mood.daily} />
+                  </Suspense>
+                )}
+              </section>
+            </div>
+
+            <section className="panel" aria-labelledby="a-members">
               <div className="panel-head">
-                <h2 id="a-participation">Participation per day</h2>
+                <h2 id="a-members">Members</h2>
+                <span className="muted">Streak: standups answered in a row, newest first</span>
               </div>
-              {a.participation.daily.length === 0 ? (
-                <Empty title="No standups ran in this period" />
-              ) : (
-                <Suspense fallback={<Loading label="Drawing chart…" />}>
-                  <ParticipationChart rows={a.participation.daily} />
-                </Suspense>
-              )}
+              {a.members.length === 0 ? <Empty title="No members yet" /> : <MemberTable members={a.members} />}
             </section>
-            <section className="panel" aria-labelledby="a-mood">
+
+            <section className="panel" aria-labelledby="a-mood-dist">
               <div className="panel-head">
-                <h2 id="a-mood">Mood trend</h2>
+                <h2 id="a-mood-dist">Mood distribution</h2>
               </div>
-              {a.mood.daily.length === 0 ? (
+              {Object.keys(moodCounts).length === 0 ? (
                 <Empty title="No moods shared in this period" />
               ) : (
-                <Suspense fallback={<Loading label="Drawing chart…" />}>
-                  <MoodTrendChart daily={a.mood.daily} />
-                </Suspense>
+                <MoodDistribution counts={moodCounts} />
               )}
             </section>
-          </div>
-
-          <section className="panel" aria-labelledby="a-members">
-            <div className="panel-head">
-              <h2 id="a-members">Members</h2>
-              <span className="muted">Streak: standups answered in a row, newest first</span>
-            </div>
-            {a.members.length === 0 ? <Empty title="No members yet" /> : <MemberTable members={a.members} />}
-          </section>
-
-          <section className="panel" aria-labelledby="a-mood-dist">
-            <div className="panel-head">
-              <h2 id="a-mood-dist">Mood distribution</h2>
-            </div>
-            {Object.keys(moodCounts).length === 0 ? (
-              <Empty title="No moods shared in this period" />
-            ) : (
-              <MoodDistribution counts={moodCounts} />
-            )}
-          </section>
-        </>
-      )}
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

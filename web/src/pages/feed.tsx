@@ -2,56 +2,55 @@ import { useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { CopyButton } from "../components/copy-button.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Notice } from "../components/states.tsx";
-import { api, errorMessage } from "../lib/api.ts";
+import { Notice, type NoticeMessage } from "../components/states.tsx";
+import { errorMessage } from "../lib/api.ts";
+import { useIssueFeedToken, useRevokeFeedToken } from "../lib/mutations.ts";
 
 type Pending = "regenerate" | "revoke" | undefined;
 
 export function FeedPage() {
   const [url, setUrl] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const issueToken = useIssueFeedToken();
+  const revokeToken = useRevokeFeedToken();
+  const busy = issueToken.isPending || revokeToken.isPending;
   const [pending, setPending] = useState<Pending>();
-  const [error, setError] = useState<string | undefined>();
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | undefined>();
+  const [notice, setNotice] = useState<NoticeMessage | undefined>();
 
-  const issue = async (regenerated: boolean) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { token } = await api.post<{ token: string }>("/feed-token", {});
-      setUrl(`${window.location.origin}/feed/${encodeURIComponent(token)}`);
-      setNotice({
-        kind: "success",
-        text: regenerated
-          ? "New link created. The old link no longer works."
-          : "Link created. Anyone with it can read the feed.",
-      });
-      setPending(undefined);
-    } catch (err) {
-      if (pending) setError(errorMessage(err));
-      else setNotice({ kind: "error", text: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
+  const confirm = (next: Pending) => {
+    issueToken.reset();
+    revokeToken.reset();
+    setPending(next);
   };
 
-  const revoke = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.delete("/feed-token", {});
-      setUrl(undefined);
-      setNotice({
-        kind: "success",
-        text: "The public link is revoked. Nobody can open the feed until you create a new link.",
-      });
-      setPending(undefined);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const issue = (regenerated: boolean) =>
+    issueToken.mutate(undefined, {
+      onSuccess: ({ token }) => {
+        setUrl(`${window.location.origin}/feed/${encodeURIComponent(token)}`);
+        setNotice({
+          kind: "success",
+          text: regenerated
+            ? "New link created. The old link no longer works."
+            : "Link created. Anyone with it can read the feed.",
+        });
+        setPending(undefined);
+      },
+      // From the dialog, the dialog shows the error.
+      onError: (err) => {
+        if (!regenerated) setNotice({ kind: "error", text: errorMessage(err) });
+      },
+    });
+
+  const revoke = () =>
+    revokeToken.mutate(undefined, {
+      onSuccess: () => {
+        setUrl(undefined);
+        setNotice({
+          kind: "success",
+          text: "The public link is revoked. Nobody can open the feed until you create a new link.",
+        });
+        setPending(undefined);
+      },
+    });
 
   return (
     <>
@@ -88,13 +87,13 @@ export function FeedPage() {
               </p>
             </div>
             <div className="form-actions">
-              <button type="button" className="button" onClick={() => setPending("regenerate")} disabled={busy}>
+              <button type="button" className="button" onClick={() => confirm("regenerate")} disabled={busy}>
                 Regenerate link
               </button>
               <button
                 type="button"
                 className="button button-danger-outline"
-                onClick={() => setPending("revoke")}
+                onClick={() => confirm("revoke")}
                 disabled={busy}
               >
                 Revoke link
@@ -114,7 +113,7 @@ export function FeedPage() {
               <button
                 type="button"
                 className="button button-danger-outline"
-                onClick={() => setPending("revoke")}
+                onClick={() => confirm("revoke")}
                 disabled={busy}
               >
                 Revoke existing link
@@ -128,7 +127,7 @@ export function FeedPage() {
         title="Regenerate the link?"
         confirmLabel="Regenerate"
         busy={busy}
-        error={error}
+        error={issueToken.error}
         onConfirm={() => issue(true)}
         onCancel={() => setPending(undefined)}
       >
@@ -140,7 +139,7 @@ export function FeedPage() {
         confirmLabel="Revoke link"
         danger
         busy={busy}
-        error={error}
+        error={revokeToken.error}
         onConfirm={revoke}
         onCancel={() => setPending(undefined)}
       >

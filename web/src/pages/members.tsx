@@ -1,31 +1,32 @@
 import { type FormEvent, useMemo, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, ErrorState, Loading, Notice } from "../components/states.tsx";
-import { api, errorMessage } from "../lib/api.ts";
+import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
+import { errorMessage } from "../lib/api.ts";
+import { useChangeRole, useInviteMember } from "../lib/mutations.ts";
+import { useMembers } from "../lib/queries.ts";
 import type { Me, Member, Role } from "../lib/types.ts";
-import { useApi } from "../lib/use-api.ts";
 
 const PAGE = 100;
 
 function InviteForm({ onInvited }: { onInvited: (member: Member) => void }) {
   const [userId, setUserId] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const submit = async (event: FormEvent) => {
+  const invite = useInviteMember();
+  /** A problem found before sending; otherwise the invite's own error shows. */
+  const [problem, setProblem] = useState<string | undefined>();
+  const error = problem ?? invite.error;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const id = userId.trim().toUpperCase();
-    if (!/^[A-Z0-9]{2,32}$/.test(id)) return setError("Enter a Slack user id such as U0123ABCD.");
-    setBusy(true);
-    setError(undefined);
-    try {
-      onInvited(await api.post<Member>("/members/invite", { user_id: id }));
-      setUserId("");
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    const found = /^[A-Z0-9]{2,32}$/.test(id) ? undefined : "Enter a Slack user id such as U0123ABCD.";
+    setProblem(found);
+    if (found) return invite.reset();
+    invite.mutate(id, {
+      onSuccess: (member) => {
+        setUserId("");
+        onInvited(member);
+      },
+    });
   };
   return (
     <form className="card invite" onSubmit={submit} noValidate>
@@ -44,30 +45,26 @@ function InviteForm({ onInvited }: { onInvited: (member: Member) => void }) {
             aria-describedby="invite-help"
             aria-invalid={error ? true : undefined}
           />
-          <button type="submit" className="button button-primary" disabled={busy || !userId.trim()}>
-            {busy ? "Adding…" : "Add member"}
+          <button type="submit" className="button button-primary" disabled={invite.isPending || !userId.trim()}>
+            {invite.isPending ? "Adding…" : "Add member"}
           </button>
         </div>
         <p id="invite-help" className="field-help">
           In Slack, open the person's profile, choose ⋮ and <strong>Copy member ID</strong>. People joining the
           workspace are added automatically.
         </p>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError error={error} />
       </div>
     </form>
   );
 }
 
 export function MembersPage({ me }: { me: Me }) {
-  const members = useApi<Member[]>("/members");
+  const members = useMembers();
+  const roleChange = useChangeRole();
   const [filter, setFilter] = useState("");
   const [shown, setShown] = useState(PAGE);
-  const [busy, setBusy] = useState<string | undefined>();
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | undefined>();
+  const [notice, setNotice] = useState<NoticeMessage | undefined>();
   const [selfDemote, setSelfDemote] = useState<Member | undefined>();
 
   const filtered = useMemo(() => {
@@ -80,23 +77,22 @@ export function MembersPage({ me }: { me: Me }) {
     return list.filter((m) => `${m.real_name} ${m.email} ${m.user_id}`.toLowerCase().includes(q));
   }, [members.data, filter]);
 
-  const changeRole = async (member: Member, role: Role) => {
-    setBusy(member.user_id);
+  const changeRole = (member: Member, role: Role) => {
     setNotice(undefined);
-    try {
-      await api.put(`/members/${encodeURIComponent(member.user_id)}/role`, { role });
-      // Without the admin role this page (and the menu) no longer apply: start again as a member.
-      if (member.user_id === me.user_id && role !== "admin") return window.location.assign("/dashboard");
-      members.setData((list) => list?.map((m) => (m.user_id === member.user_id ? { ...m, role } : m)));
-      setNotice({
-        kind: "success",
-        text: `${member.real_name || member.user_id} is now ${role === "admin" ? "an admin" : "a member"}.`,
-      });
-    } catch (err) {
-      setNotice({ kind: "error", text: errorMessage(err) });
-    } finally {
-      setBusy(undefined);
-    }
+    roleChange.mutate(
+      { userId: member.user_id, role },
+      {
+        onSuccess: () => {
+          // Without the admin role this page (and the menu) no longer apply: start again as a member.
+          if (member.user_id === me.user_id && role !== "admin") return window.location.assign("/dashboard");
+          setNotice({
+            kind: "success",
+            text: `${member.real_name || member.user_id} is now ${role === "admin" ? "an admin" : "a member"}.`,
+          });
+        },
+        onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
+      },
+    );
   };
 
   const admins = members.data?.filter((m) => m.role === "admin" && m.active).length ?? 0;
@@ -105,7 +101,6 @@ export function MembersPage({ me }: { me: Me }) {
       <PageHeader title="Members" lead="Who Upbeat knows in this workspace, and who can change settings." />
       <InviteForm
         onInvited={(member) => {
-          members.setData((list) => [member, ...(list ?? []).filter((m) => m.user_id !== member.user_id)]);
           setNotice({ kind: "success", text: `Added ${member.real_name || member.user_id}.` });
         }}
       />
@@ -114,112 +109,114 @@ export function MembersPage({ me }: { me: Me }) {
           {notice.text}
         </Notice>
       ) : null}
-      {members.error ? (
-        <ErrorState error={members.error} onRetry={members.reload} />
-      ) : !members.data ? (
-        <Loading label="Loading members…" />
-      ) : members.data.length === 0 ? (
-        <Empty title="No members yet">
-          <p>Members appear once Upbeat has read the workspace's people from Slack.</p>
-        </Empty>
-      ) : (
-        <section className="panel" aria-labelledby="members-title">
-          <div className="panel-head">
-            <h2 id="members-title">
-              {members.data.length} {members.data.length === 1 ? "person" : "people"}
-            </h2>
-            <span className="muted">{admins === 1 ? "1 admin" : `${admins} admins`}</span>
-          </div>
-          <div className="field">
-            <label htmlFor="member-filter">Search members</label>
-            <input
-              id="member-filter"
-              type="search"
-              className="input"
-              value={filter}
-              onChange={(e) => {
-                setFilter(e.target.value);
-                setShown(PAGE);
-              }}
-              placeholder="Name, e-mail or user id"
-            />
-          </div>
-          {filtered.length === 0 ? (
-            <Empty title="No one matches" />
+      <QueryView query={members} loading="Loading members…">
+        {(list) =>
+          list.length === 0 ? (
+            <Empty title="No members yet">
+              <p>Members appear once Upbeat has read the workspace's people from Slack.</p>
+            </Empty>
           ) : (
-            <div className="table-wrap">
-              <table className="table table-members">
-                <caption className="sr-only">Members and their roles</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col" className="hide-narrow">
-                      E-mail
-                    </th>
-                    <th scope="col" className="hide-narrow">
-                      Timezone
-                    </th>
-                    <th scope="col">Role</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {filtered.slice(0, shown).map((m) => (
-                    <tr key={m.user_id} className={m.active ? undefined : "row-inactive"}>
-                      <th scope="row">
-                        <span className="member-name">{m.real_name || m.user_id}</span>
-                        <span className="member-meta">
-                          {m.user_id}
-                          {m.user_id === me.user_id ? " · you" : ""}
-                          {m.active ? "" : " · deactivated"}
-                        </span>
-                      </th>
-                      <td className="hide-narrow">{m.email || <span className="muted">–</span>}</td>
-                      <td className="hide-narrow">
-                        {m.tz ? m.tz.replace(/_/g, " ") : <span className="muted">–</span>}
-                      </td>
-                      <td>
-                        <label className="sr-only" htmlFor={`role-${m.user_id}`}>
-                          Role for {m.real_name || m.user_id}
-                        </label>
-                        <select
-                          id={`role-${m.user_id}`}
-                          className="input input-compact"
-                          value={m.role}
-                          disabled={busy === m.user_id || !m.active}
-                          onChange={(e) => {
-                            const role = e.target.value as Role;
-                            if (m.user_id === me.user_id && role !== "admin") setSelfDemote(m);
-                            else changeRole(m, role);
-                          }}
-                        >
-                          <option value="member">Member</option>
-                          <option value="admin">Admin</option>
-                        </select>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {filtered.length > shown ? (
-            <div className="more">
-              <span className="muted">
-                Showing {shown} of {filtered.length}
-              </span>
-              <button type="button" className="button" onClick={() => setShown((n) => n + PAGE)}>
-                Show more
-              </button>
-            </div>
-          ) : null}
-        </section>
-      )}
+            <section className="panel" aria-labelledby="members-title">
+              <div className="panel-head">
+                <h2 id="members-title">
+                  {list.length} {list.length === 1 ? "person" : "people"}
+                </h2>
+                <span className="muted">{admins === 1 ? "1 admin" : `${admins} admins`}</span>
+              </div>
+              <div className="field">
+                <label htmlFor="member-filter">Search members</label>
+                <input
+                  id="member-filter"
+                  type="search"
+                  className="input"
+                  value={filter}
+                  onChange={(e) => {
+                    setFilter(e.target.value);
+                    setShown(PAGE);
+                  }}
+                  placeholder="Name, e-mail or user id"
+                />
+              </div>
+              {filtered.length === 0 ? (
+                <Empty title="No one matches" />
+              ) : (
+                <div className="table-wrap">
+                  <table className="table table-members">
+                    <caption className="sr-only">Members and their roles</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Name</th>
+                        <th scope="col" className="hide-narrow">
+                          E-mail
+                        </th>
+                        <th scope="col" className="hide-narrow">
+                          Timezone
+                        </th>
+                        <th scope="col">Role</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {filtered.slice(0, shown).map((m) => (
+                        <tr key={m.user_id} className={m.active ? undefined : "row-inactive"}>
+                          <th scope="row">
+                            <span className="member-name">{m.real_name || m.user_id}</span>
+                            <span className="member-meta">
+                              {m.user_id}
+                              {m.user_id === me.user_id ? " · you" : ""}
+                              {m.active ? "" : " · deactivated"}
+                            </span>
+                          </th>
+                          <td className="hide-narrow">{m.email || <span className="muted">–</span>}</td>
+                          <td className="hide-narrow">
+                            {m.tz ? m.tz.replace(/_/g, " ") : <span className="muted">–</span>}
+                          </td>
+                          <td>
+                            <label className="sr-only" htmlFor={`role-${m.user_id}`}>
+                              Role for {m.real_name || m.user_id}
+                            </label>
+                            <select
+                              id={`role-${m.user_id}`}
+                              className="input input-compact"
+                              value={m.role}
+                              disabled={
+                                (roleChange.isPending && roleChange.variables.userId === m.user_id) || !m.active
+                              }
+                              onChange={(e) => {
+                                const role = e.target.value as Role;
+                                if (m.user_id === me.user_id && role !== "admin") setSelfDemote(m);
+                                else changeRole(m, role);
+                              }}
+                            >
+                              <option value="member">Member</option>
+                              <option value="admin">Admin</option>
+                            </select>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {filtered.length > shown ? (
+                <div className="more">
+                  <span className="muted">
+                    Showing {shown} of {filtered.length}
+                  </span>
+                  <button type="button" className="button" onClick={() => setShown((n) => n + PAGE)}>
+                    Show more
+                  </button>
+                </div>
+              ) : null}
+            </section>
+          )
+        }
+      </QueryView>
       <ConfirmDialog
         open={selfDemote !== undefined}
         title="Remove your own admin role?"
         confirmLabel="Make me a member"
         danger
-        busy={busy !== undefined}
+        busy={roleChange.isPending}
         onConfirm={() => {
           if (selfDemote) changeRole(selfDemote, "member");
           setSelfDemote(undefined);

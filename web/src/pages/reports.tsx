@@ -1,12 +1,12 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { AnswerCard, hasBlocker } from "../components/answer.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, ErrorState, Loading } from "../components/states.tsx";
+import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, query } from "../lib/api.ts";
 import { formatLongDay, isIsoDate, plural } from "../lib/format.ts";
+import { useReports } from "../lib/queries.ts";
 import { navigate } from "../lib/router.tsx";
 import type { ParticipationRow, Reports, StandupResponse } from "../lib/types.ts";
-import { useApi } from "../lib/use-api.ts";
 
 const QUICK_RANGES = [7, 14, 30];
 
@@ -42,22 +42,22 @@ function groupByDay(reports: Reports): DayGroup[] {
 export function ReportsPage({ search }: { search: URLSearchParams }) {
   const fromParam = search.get("from") ?? "";
   const toParam = search.get("to") ?? "";
-  const daysParam = search.get("days") ?? "";
+  const days = Number(search.get("days") || 7);
   const hasRange = isIsoDate(fromParam) && isIsoDate(toParam);
-  const path = `/reports${hasRange ? query({ from: fromParam, to: toParam }) : query({ days: daysParam || 7 })}`;
-  const reports = useApi<Reports>(path);
-  const data = reports.data;
+  const reports = useReports(hasRange ? { from: fromParam, to: toParam } : { days });
+  // While another range loads, the previous one stays on screen; the dates it shows are not the chosen range's.
+  const current = reports.isPlaceholderData ? undefined : reports.data;
 
   const [from, setFrom] = useState(fromParam);
   const [to, setTo] = useState(toParam);
   const [formError, setFormError] = useState<string | undefined>();
   // The server resolves "last N days" in the workspace's timezone: show the dates it chose.
   useEffect(() => {
-    if (data?.from) setFrom(data.from);
-    if (data?.to) setTo(data.to);
-  }, [data?.from, data?.to]);
+    if (current?.from) setFrom(current.from);
+    if (current?.to) setTo(current.to);
+  }, [current?.from, current?.to]);
 
-  const groups = useMemo(() => (data ? groupByDay(data) : []), [data]);
+  const groups = useMemo(() => (reports.data ? groupByDay(reports.data) : []), [reports.data]);
   const totalBlockers = groups.reduce((n, g) => n + g.blockers, 0);
 
   const submit = (event: FormEvent) => {
@@ -69,8 +69,8 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
   };
 
   const csvHref =
-    data?.from && data.to
-      ? `${API_BASE}/export/csv${query({ from: data.from, to: data.to })}`
+    current?.from && current.to
+      ? `${API_BASE}/export/csv${query({ from: current.from, to: current.to })}`
       : `${API_BASE}/export/csv${query({ from: hasRange ? fromParam : undefined, to: hasRange ? toParam : undefined })}`;
 
   return (
@@ -114,68 +114,64 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
               key={n}
               type="button"
               className="button button-small"
-              aria-pressed={!hasRange && Number(daysParam || 7) === n}
+              aria-pressed={!hasRange && days === n}
               onClick={() => navigate(`/reports?days=${n}`)}
             >
               Last {n} days
             </button>
           ))}
         </fieldset>
-        {formError ? (
-          <p className="form-error toolbar-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
+        <FormError error={formError} className="toolbar-error" />
       </form>
 
-      {reports.error ? (
-        <ErrorState error={reports.error} onRetry={reports.reload} />
-      ) : !data ? (
-        <Loading label="Loading answers…" />
-      ) : (
-        <>
-          <p className="summary" aria-live="polite">
-            {data.from && data.to ? (
-              <>
-                {formatLongDay(data.from)} to {formatLongDay(data.to)}:{" "}
-              </>
-            ) : null}
-            {plural(data.standups.length, "answer")}, {plural(totalBlockers, "blocker")}.
-            {reports.loading ? <span className="muted"> Updating…</span> : null}
-          </p>
-          {groups.length === 0 ? (
-            <Empty title="No answers in this range">
-              <p>Pick a wider range, or check that a standup is active on the Standups page.</p>
-            </Empty>
-          ) : (
-            groups.map((g) => (
-              <section key={g.date} className="day" aria-labelledby={`day-${g.date}`}>
-                <header className="day-head">
-                  <h2 id={`day-${g.date}`}>{formatLongDay(g.date)}</h2>
-                  <span className="muted">
-                    {g.participation
-                      ? `${g.participation.submitted} of ${g.participation.total} answered (${g.participation.pct}%)`
-                      : plural(g.members.length, "member")}
-                    {g.blockers ? (
-                      <>
-                        {" · "}
-                        <span className="text-warning">{plural(g.blockers, "blocker")}</span>
-                      </>
-                    ) : null}
-                  </span>
-                </header>
-                {g.members.length === 0 ? (
-                  <p className="muted">Nobody answered.</p>
-                ) : (
-                  <div className="answers">
-                    {g.members.flatMap((m) => m.responses.map((r) => <AnswerCard key={r.key} response={r.response} />))}
-                  </div>
-                )}
-              </section>
-            ))
-          )}
-        </>
-      )}
+      <QueryView query={reports} loading="Loading answers…">
+        {(data) => (
+          <>
+            <p className="summary" aria-live="polite">
+              {data.from && data.to ? (
+                <>
+                  {formatLongDay(data.from)} to {formatLongDay(data.to)}:{" "}
+                </>
+              ) : null}
+              {plural(data.standups.length, "answer")}, {plural(totalBlockers, "blocker")}.
+              {reports.isPlaceholderData ? <span className="muted"> Updating…</span> : null}
+            </p>
+            {groups.length === 0 ? (
+              <Empty title="No answers in this range">
+                <p>Pick a wider range, or check that a standup is active on the Standups page.</p>
+              </Empty>
+            ) : (
+              groups.map((g) => (
+                <section key={g.date} className="day" aria-labelledby={`day-${g.date}`}>
+                  <header className="day-head">
+                    <h2 id={`day-${g.date}`}>{formatLongDay(g.date)}</h2>
+                    <span className="muted">
+                      {g.participation
+                        ? `${g.participation.submitted} of ${g.participation.total} answered (${g.participation.pct}%)`
+                        : plural(g.members.length, "member")}
+                      {g.blockers ? (
+                        <>
+                          {" · "}
+                          <span className="text-warning">{plural(g.blockers, "blocker")}</span>
+                        </>
+                      ) : null}
+                    </span>
+                  </header>
+                  {g.members.length === 0 ? (
+                    <p className="muted">Nobody answered.</p>
+                  ) : (
+                    <div className="answers">
+                      {g.members.flatMap((m) =>
+                        m.responses.map((r) => <AnswerCard key={r.key} response={r.response} />),
+                      )}
+                    </div>
+                  )}
+                </section>
+              ))
+            )}
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

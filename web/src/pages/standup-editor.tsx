@@ -1,13 +1,14 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Combobox, type ComboOption } from "../components/combobox.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { ErrorState, Loading, Notice } from "../components/states.tsx";
-import { api, errorMessage } from "../lib/api.ts";
+import { Loading, Notice, QueryView } from "../components/states.tsx";
+import { errorMessage } from "../lib/api.ts";
 import { parseDays, WEEKDAY_LABELS, WEEKDAYS, type Weekday } from "../lib/format.ts";
+import { useCreateStandup, useUpdateStandup } from "../lib/mutations.ts";
+import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
-import type { Channel, Schedule, ScheduleInput, Template } from "../lib/types.ts";
-import { useApi } from "../lib/use-api.ts";
+import type { Schedule, ScheduleInput } from "../lib/types.ts";
 import { channelLabel, setStandupsFlash } from "./standups.tsx";
 
 /** Limits the server enforces (schedules.service.ts). */
@@ -65,30 +66,39 @@ function validate(form: FormState): string | undefined {
 }
 
 export function StandupEditorPage({ id }: { id?: string }) {
-  const schedules = useApi<Schedule[]>(id ? "/standups" : null);
-  if (!id) return <StandupForm />;
-  if (schedules.error) return <ErrorState error={schedules.error} onRetry={schedules.reload} />;
-  if (!schedules.data) return <Loading label="Loading the standup…" />;
-  const schedule = schedules.data.find((s) => s.id === id);
-  if (!schedule) {
-    return (
-      <>
-        <PageHeader title="Standup not found" />
-        <p>
-          This standup does not exist or was deleted. <Link to="/standups">Back to standups</Link>
-        </p>
-      </>
-    );
-  }
-  return <StandupForm schedule={schedule} />;
+  return id ? <EditStandup id={id} /> : <StandupForm />;
+}
+
+function EditStandup({ id }: { id: string }) {
+  const schedules = useStandups();
+  return (
+    <QueryView query={schedules} loading="Loading the standup…">
+      {(list) => {
+        const schedule = list.find((s) => s.id === id);
+        if (schedule) return <StandupForm schedule={schedule} />;
+        return (
+          <>
+            <PageHeader title="Standup not found" />
+            <p>
+              This standup does not exist or was deleted. <Link to="/standups">Back to standups</Link>
+            </p>
+          </>
+        );
+      }}
+    </QueryView>
+  );
 }
 
 function StandupForm({ schedule }: { schedule?: Schedule }) {
-  const channels = useApi<Channel[]>("/channels");
-  const templates = useApi<Template[]>("/templates");
+  const channels = useChannels();
+  const templates = useTemplates();
+  const createStandup = useCreateStandup();
+  const updateStandup = useUpdateStandup();
+  const save = schedule ? updateStandup : createStandup;
   const [form, setForm] = useState<FormState>(() => initialState(schedule));
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  /** A problem found before sending; otherwise the save's own error shows. */
+  const [problem, setProblem] = useState<string | undefined>();
+  const error = problem ?? (save.error ? errorMessage(save.error) : undefined);
   const [template, setTemplate] = useState("");
   const [undo, setUndo] = useState<{ name: string; previous: Question[] } | undefined>();
   const errorRef = useRef<HTMLDivElement>(null);
@@ -131,10 +141,11 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
     update({ questions: toQuestions(chosen.questions.slice(0, MAX_QUESTIONS)) });
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = validate(form);
-    if (problem) return setError(problem);
+    const found = validate(form);
+    setProblem(found);
+    if (found) return save.reset();
     const body: ScheduleInput = {
       channel_id: form.channelId.trim(),
       schedule_time: form.time,
@@ -143,23 +154,18 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
       questions: form.questions.map((q) => q.text.trim()),
       active: form.active,
     };
-    setSaving(true);
-    setError(undefined);
-    try {
-      const saved = schedule
-        ? await api.put<Schedule>(`/standups/${encodeURIComponent(schedule.id)}`, body)
-        : await api.post<Schedule>("/standups", body);
+    const saved = (answer: Schedule) => {
       setStandupsFlash(
-        `${schedule ? "Saved" : "Created"} the standup in ${channelLabel(channels.data, saved.channel_id)}.`,
+        `${schedule ? "Saved" : "Created"} the standup in ${channelLabel(channels.data, answer.channel_id)}.`,
       );
       navigate("/standups");
-    } catch (err) {
-      setError(errorMessage(err));
-      setSaving(false);
-    }
+    };
+    if (schedule) updateStandup.mutate({ id: schedule.id, changes: body }, { onSuccess: saved });
+    else createStandup.mutate(body, { onSuccess: saved });
   };
 
-  const channelsFailed = channels.error !== undefined || (channels.data !== undefined && channels.data.length === 0);
+  const channelsFailed = channels.isError || channels.data?.length === 0;
+  const saving = save.isPending || save.isSuccess;
   return (
     <>
       <PageHeader title={schedule ? "Edit standup" : "New standup"}>
@@ -176,7 +182,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
 
         <div className="field">
           <label htmlFor="channel">Channel</label>
-          {channels.loading && !channels.data ? (
+          {channels.isPending ? (
             <Loading label="Loading channels…" />
           ) : channelsFailed ? (
             <>

@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, ErrorState, Loading, Notice } from "../components/states.tsx";
-import { api, errorMessage } from "../lib/api.ts";
+import { Empty, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
+import { errorMessage } from "../lib/api.ts";
 import { describeDays, plural } from "../lib/format.ts";
+import { useDeleteStandup, useUpdateStandup } from "../lib/mutations.ts";
+import { useChannels, useStandups } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import type { Channel, Schedule } from "../lib/types.ts";
-import { useApi } from "../lib/use-api.ts";
 
 export function channelLabel(channels: Channel[] | undefined, id: string): string {
   const name = channels?.find((c) => c.id === id)?.name;
@@ -83,52 +84,47 @@ function ScheduleCard({
 }
 
 export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
-  const schedules = useApi<Schedule[]>("/standups");
-  const channels = useApi<Channel[]>("/channels");
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | undefined>(() => {
+  const schedules = useStandups();
+  const channels = useChannels();
+  const update = useUpdateStandup();
+  const remove = useDeleteStandup();
+  const [notice, setNotice] = useState<NoticeMessage | undefined>(() => {
     const text = flash;
     flash = undefined;
     return text ? { kind: "success", text } : undefined;
   });
-  const [busyId, setBusyId] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<Schedule | undefined>();
-  const [deleteError, setDeleteError] = useState<string | undefined>();
 
-  const toggle = async (s: Schedule) => {
-    setBusyId(s.id);
+  const toggle = (s: Schedule) => {
     setNotice(undefined);
-    try {
-      const updated = await api.put<Schedule>(`/standups/${encodeURIComponent(s.id)}`, { active: !s.active });
-      schedules.setData((list) => list?.map((x) => (x.id === s.id ? { ...x, ...updated } : x)));
-      setNotice({
-        kind: "success",
-        text: `${updated.active ? "Resumed" : "Paused"} the standup in ${channelLabel(channels.data, s.channel_id)}.`,
-      });
-    } catch (err) {
-      setNotice({ kind: "error", text: errorMessage(err) });
-    } finally {
-      setBusyId(undefined);
-    }
+    update.mutate(
+      { id: s.id, changes: { active: !s.active } },
+      {
+        onSuccess: (updated) =>
+          setNotice({
+            kind: "success",
+            text: `${updated.active ? "Resumed" : "Paused"} the standup in ${channelLabel(channels.data, s.channel_id)}.`,
+          }),
+        onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
+      },
+    );
   };
 
-  const confirmDelete = async () => {
+  const confirmDelete = () => {
     if (!deleting) return;
-    setBusyId(deleting.id);
-    setDeleteError(undefined);
-    try {
-      await api.delete(`/standups/${encodeURIComponent(deleting.id)}`);
-      schedules.setData((list) => list?.filter((x) => x.id !== deleting.id));
-      setNotice({
-        kind: "success",
-        text: `Deleted the standup in ${channelLabel(channels.data, deleting.channel_id)}.`,
-      });
-      setDeleting(undefined);
-    } catch (err) {
-      setDeleteError(errorMessage(err));
-    } finally {
-      setBusyId(undefined);
-    }
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        setNotice({
+          kind: "success",
+          text: `Deleted the standup in ${channelLabel(channels.data, deleting.channel_id)}.`,
+        });
+        setDeleting(undefined);
+      },
+    });
   };
+
+  const isBusy = (s: Schedule) =>
+    (update.isPending && update.variables.id === s.id) || (remove.isPending && remove.variables === s.id);
 
   return (
     <>
@@ -147,45 +143,45 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
           {notice.text}
         </Notice>
       ) : null}
-      {schedules.error ? (
-        <ErrorState error={schedules.error} onRetry={schedules.reload} />
-      ) : !schedules.data ? (
-        <Loading label="Loading standups…" />
-      ) : schedules.data.length === 0 ? (
-        <Empty title="No standups yet">
-          {isAdmin ? (
-            <p>
-              <Link to="/standups/new">Create the first standup</Link> for a channel.
-            </p>
+      <QueryView query={schedules} loading="Loading standups…">
+        {(list) =>
+          list.length === 0 ? (
+            <Empty title="No standups yet">
+              {isAdmin ? (
+                <p>
+                  <Link to="/standups/new">Create the first standup</Link> for a channel.
+                </p>
+              ) : (
+                <p>An admin can set one up for your channel.</p>
+              )}
+            </Empty>
           ) : (
-            <p>An admin can set one up for your channel.</p>
-          )}
-        </Empty>
-      ) : (
-        <ul className="schedules">
-          {schedules.data.map((s) => (
-            <ScheduleCard
-              key={s.id}
-              schedule={s}
-              channels={channels.data}
-              isAdmin={isAdmin}
-              busy={busyId === s.id}
-              onToggle={() => toggle(s)}
-              onDelete={() => {
-                setDeleteError(undefined);
-                setDeleting(s);
-              }}
-            />
-          ))}
-        </ul>
-      )}
+            <ul className="schedules">
+              {list.map((s) => (
+                <ScheduleCard
+                  key={s.id}
+                  schedule={s}
+                  channels={channels.data}
+                  isAdmin={isAdmin}
+                  busy={isBusy(s)}
+                  onToggle={() => toggle(s)}
+                  onDelete={() => {
+                    remove.reset();
+                    setDeleting(s);
+                  }}
+                />
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
       <ConfirmDialog
         open={deleting !== undefined}
         title="Delete this standup?"
         confirmLabel="Delete standup"
         danger
-        busy={busyId !== undefined && busyId === deleting?.id}
-        error={deleteError}
+        busy={remove.isPending}
+        error={remove.error}
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(undefined)}
       >

@@ -1,0 +1,142 @@
+import { type QueryClient, type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import { keys } from "./queries.ts";
+import type { CreatedMcpKey, FeedToken, McpKey, Me, Member, Role, Schedule, ScheduleInput } from "./types.ts";
+
+/**
+ * Every change the dashboard makes. Each hook puts the server's answer into the cache at once (the page shows it
+ * without waiting) and marks what the change made stale; queries on screen refetch, the rest on their next visit.
+ * Pages add what only they show (notices, navigation) through `mutate(variables, { onSuccess, onError })`.
+ */
+
+function invalidate(client: QueryClient, ...queryKeys: QueryKey[]): void {
+  for (const queryKey of queryKeys) void client.invalidateQueries({ queryKey });
+}
+
+function standupSaved(client: QueryClient, saved: Schedule): void {
+  // The list is in creation order: a new standup goes last.
+  client.setQueryData<Schedule[]>(keys.standups(), (list) =>
+    list?.some((s) => s.id === saved.id) ? list.map((s) => (s.id === saved.id ? saved : s)) : list && [...list, saved],
+  );
+  invalidate(client, keys.standups(), keys.stats());
+}
+
+export function useCreateStandup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ScheduleInput) => api.post<Schedule>("/standups", input),
+    onSuccess: (saved) => standupSaved(client, saved),
+  });
+}
+
+export function useUpdateStandup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: Partial<ScheduleInput> }) =>
+      api.put<Schedule>(`/standups/${encodeURIComponent(id)}`, changes),
+    onSuccess: (saved) => standupSaved(client, saved),
+  });
+}
+
+export function useDeleteStandup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(`/standups/${encodeURIComponent(id)}`),
+    onSuccess: (_answer, id) => {
+      client.setQueryData<Schedule[]>(keys.standups(), (list) => list?.filter((s) => s.id !== id));
+      invalidate(client, keys.standups(), keys.stats());
+    },
+  });
+}
+
+export function useInviteMember() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => api.post<Member>("/members/invite", { user_id: userId }),
+    onSuccess: (member) => {
+      client.setQueryData<Member[]>(
+        keys.members(),
+        (list) => list && [member, ...list.filter((m) => m.user_id !== member.user_id)],
+      );
+      invalidate(client, keys.members(), keys.stats());
+    },
+  });
+}
+
+export function useChangeRole() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
+      api.put(`/members/${encodeURIComponent(userId)}/role`, { role }),
+    onSuccess: (_answer, { userId, role }) => {
+      client.setQueryData<Member[]>(keys.members(), (list) =>
+        list?.map((m) => (m.user_id === userId ? { ...m, role } : m)),
+      );
+      // Without the admin role the list answers 403; the page starts the dashboard again instead.
+      if (client.getQueryData<Me>(keys.me())?.user_id === userId && role !== "admin") return;
+      invalidate(client, keys.members());
+    },
+  });
+}
+
+export function useCreateMcpKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api.post<CreatedMcpKey>("/mcp/keys", name ? { name } : {}),
+    // The answer holds the whole key: drop it as soon as the page that shows it closes.
+    gcTime: 0,
+    onSuccess: (created) => {
+      const listed: McpKey = {
+        id: created.id,
+        name: created.name,
+        key_prefix: created.key_prefix,
+        created_at: created.created_at,
+        last_used_at: null,
+        active: true,
+      };
+      // Newest first, as the server lists them.
+      client.setQueryData<McpKey[]>(keys.mcpKeys(), (list) => list && [listed, ...list]);
+      invalidate(client, keys.mcpKeys());
+    },
+  });
+}
+
+export function useRevokeMcpKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/mcp/keys/${id}`),
+    onSuccess: (_answer, id) => {
+      client.setQueryData<McpKey[]>(keys.mcpKeys(), (list) =>
+        list?.map((k) => (k.id === id ? { ...k, active: false } : k)),
+      );
+      invalidate(client, keys.mcpKeys());
+    },
+  });
+}
+
+/** The token is shown once and never read back, so no query holds it and none goes stale. */
+export function useIssueFeedToken() {
+  return useMutation({
+    mutationFn: () => api.post<FeedToken>("/feed-token", {}),
+    gcTime: 0,
+  });
+}
+
+export function useRevokeFeedToken() {
+  return useMutation({ mutationFn: () => api.delete("/feed-token", {}) });
+}
+
+/**
+ * Never fails: already signed out or offline, the session cookie is useless either way. `onSignedOut` runs even
+ * if a 401 (an already expired session) has closed the page that asked.
+ */
+export function useSignOut(onSignedOut: () => void) {
+  return useMutation({
+    mutationFn: () =>
+      api.post("/logout").then(
+        () => undefined,
+        () => undefined,
+      ),
+    onSuccess: onSignedOut,
+  });
+}
