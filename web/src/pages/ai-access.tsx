@@ -148,8 +148,8 @@ function KeyList({ keys, onRevoke }: { keys: McpKey[]; onRevoke: (key: McpKey) =
 }
 
 function ClientConfigs({ configs, newKey }: { configs: McpConfigs; newKey: string | undefined }) {
-  const kinds = Object.keys(configs);
-  const [kind, setKind] = useState(kinds[0] ?? "");
+  const kinds = Object.keys(configs) as (keyof McpConfigs)[];
+  const [kind, setKind] = useState<keyof McpConfigs>(kinds[0] ?? "claude_desktop");
   const group = useId();
   const config = configs[kind];
   if (kinds.length === 0 || !config) return <Empty title="No client configurations available" />;
