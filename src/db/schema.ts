@@ -107,6 +107,19 @@ export const schedules = pgTable(
     scheduleDays: text("schedule_days").notNull(),
     questions: jsonb("questions").$type<string[]>().notNull(),
     active: boolean("active").notNull().default(true),
+    /** 1–80 characters; empty means the default, "#<channel> standup". */
+    name: text("name").notNull().default(""),
+    /** 1-based number of the question whose answer is the blocker; null: no blocker question. */
+    blockerQuestion: integer("blocker_question").default(3),
+    /** Minutes after the ask that the one reminder goes out; null: no reminder. */
+    reminderMinutes: integer("reminder_minutes").default(120),
+    /** Ask each participant at schedule_time in their own Slack timezone, dated by their own calendar. */
+    askInMemberTimezone: boolean("ask_in_member_timezone").notNull().default(false),
+    /**
+     * When the timing (time, zone, days, active, member-timezone mode) last changed: a date runs only if
+     * its start time comes after this, so creating or editing a schedule never starts a run in the past.
+     */
+    timingChangedAt: tstz("timing_changed_at"),
     createdAt: tstz("created_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
     /** Deleted schedules stay so past runs and answers keep their context. */
@@ -134,6 +147,7 @@ export const holidays = pgTable(
 );
 
 export type RunStatus = "open" | "closed" | "skipped";
+export type RunTrigger = "schedule" | "manual";
 
 /** One run of a schedule on one local date; the unique key is the exactly-once claim. */
 export const standupRuns = pgTable(
@@ -145,9 +159,16 @@ export const standupRuns = pgTable(
     localDate: date("local_date", { mode: "string" }).notNull(),
     channelId: text("channel_id").notNull(),
     questions: jsonb("questions").$type<string[]>().notNull(),
+    /** The schedule's blocker question as it was when the run started (1-based; null: none). */
+    blockerQuestion: integer("blocker_question").default(3),
+    /** "schedule" for the timed run, "manual" for Run now. */
+    trigger: text("trigger").$type<RunTrigger>().notNull().default("schedule"),
+    /** Each participant asked at schedule_time in their own zone (see run_participants.ask_at). */
+    memberTimezone: boolean("member_timezone").notNull().default(false),
     scheduleTz: text("schedule_tz").notNull(),
     startsAt: tstz("starts_at").notNull(),
-    remindAt: tstz("remind_at").notNull(),
+    /** Null when the schedule has no reminder. */
+    remindAt: tstz("remind_at"),
     closesAt: tstz("closes_at").notNull(),
     status: text("status").$type<RunStatus>().notNull(),
     parentTs: text("parent_ts"),
@@ -162,7 +183,8 @@ export const standupRuns = pgTable(
   ],
 );
 
-export type ParticipantStatus = "asked" | "answered" | "skipped";
+/** "pending": a member-timezone participant whose local ask time has not come yet. */
+export type ParticipantStatus = "pending" | "asked" | "answered" | "skipped";
 
 /** Who a run asked. Inserting the row is the claim that the member is asked at most once per run. */
 export const runParticipants = pgTable(
@@ -172,12 +194,24 @@ export const runParticipants = pgTable(
     userId: text("user_id").notNull(),
     teamId: text("team_id").notNull(),
     status: text("status").$type<ParticipantStatus>().notNull().default("asked"),
+    /** Member-timezone runs: when this member is asked, reminded and their window ends, and their date. */
+    askAt: tstz("ask_at"),
+    remindAt: tstz("remind_at"),
+    closesAt: tstz("closes_at"),
+    localDate: date("local_date", { mode: "string" }),
+    remindedAt: tstz("reminded_at"),
     dmChannel: text("dm_channel"),
     /** Conversational answering: answers so far, in order. */
     draft: jsonb("draft").$type<string[]>(),
     createdAt: tstz("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.userId] }), index("run_participants_team_user_idx").on(t.teamId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.userId] }),
+    index("run_participants_team_user_idx").on(t.teamId, t.userId),
+    // The scheduler's per-member passes: asks that have come, reminders that are due.
+    index("run_participants_ask_idx").on(t.status, t.askAt),
+    index("run_participants_remind_idx").on(t.remindAt),
+  ],
 );
 
 export const responses = pgTable(

@@ -48,7 +48,9 @@ export async function existingRunKeys(ex: Executor, scheduleIds: string[], fromD
   return new Set(found.map((r) => `${r.scheduleId}|${r.localDate}`));
 }
 
-export type NewRun = Omit<RunRow, "id" | "parentTs" | "remindedAt" | "closedAt">;
+type RunDefaults = "blockerQuestion" | "trigger" | "memberTimezone";
+export type NewRun = Omit<RunRow, "id" | "parentTs" | "remindedAt" | "closedAt" | RunDefaults> &
+  Partial<Pick<RunRow, RunDefaults>>;
 
 /** The exactly-once claim: only the instance whose insert succeeds gets an id back. */
 export async function claimRun(ex: Executor, run: NewRun): Promise<number | undefined> {
