@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
+import { upsertInstallation } from "../src/chat/installations.repo.ts";
 import { responses, runParticipants, schedules, standupRuns } from "../src/db/schema.ts";
 import type { Deps } from "../src/deps.ts";
-import { upsertInstallation } from "../src/features/install/installations.repo.ts";
 import { upsertPeople } from "../src/features/members/members.repo.ts";
 import { runStartFor } from "../src/features/schedules/timing.ts";
 import { isActiveBlocker } from "../src/features/standups/blockers.ts";

@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { findActiveInstallation } from "../features/install/installations.repo.ts";
 import { decryptSecret } from "../lib/crypto.ts";
+import { findActiveInstallation } from "./installations.repo.ts";
 import { makeWebClient } from "./web-client.ts";
 
 export class InstallationGoneError extends Error {
