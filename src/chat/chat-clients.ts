@@ -38,10 +38,4 @@ export class ChatClients {
     }
     return pair[purpose];
   }
-
-  async botToken(teamId: string): Promise<{ token: string; botUserId: string } | undefined> {
-    const inst = await findActiveInstallation(this.db, teamId);
-    if (!inst) return undefined;
-    return { token: decryptSecret(this.encryptionKey, inst.botTokenEnc), botUserId: inst.botUserId };
-  }
 }

@@ -16,7 +16,6 @@ export {
   type ScheduleUpdate,
   type ScheduleView,
   scheduleCreateInput,
-  scheduleTiming,
   scheduleUpdateInput,
   updateSchedule,
 } from "./schedules.service.ts";

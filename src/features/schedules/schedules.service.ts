@@ -13,7 +13,7 @@ import {
   selectSchedules,
   updateScheduleRow,
 } from "./schedules.repo.ts";
-import { canonicalTimezone, formatDays, parseDays, parseTime, type ScheduleTiming } from "./timing.ts";
+import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
 
 /** Schedule ids look like Slack ids: "S" and 10 characters of A–Z0–9. */
 export const SCHEDULE_ID = /^S[A-Z0-9]{10}$/;
@@ -43,11 +43,6 @@ export function presentSchedule(row: ScheduleRow): ScheduleView {
     questions: [...row.questions],
     active: row.active,
   };
-}
-
-/** The timing part of a stored schedule, for the run engine (rows were validated when saved). */
-export function scheduleTiming(row: Pick<ScheduleRow, "scheduleTime" | "scheduleTz" | "scheduleDays">): ScheduleTiming {
-  return { time: row.scheduleTime, tz: row.scheduleTz, days: parseDays(row.scheduleDays) ?? [] };
 }
 
 // ---- Input ------------------------------------------------------------------------------------
