@@ -16,6 +16,7 @@ import { memberListeners } from "./features/members/members.listeners.ts";
 import { memberRoutes } from "./features/members/members.routes.ts";
 import { scheduleRoutes } from "./features/schedules/schedules.routes.ts";
 import { sessionRoutes } from "./features/session/session.routes.ts";
+import { sessionLookup } from "./features/session/sessions.service.ts";
 import { startScheduler } from "./features/standups/scheduler.ts";
 import { standupJobs } from "./features/standups/standups.jobs.ts";
 import { standupListeners } from "./features/standups/standups.listeners.ts";
@@ -42,7 +43,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   memberJobs(deps);
   installJobs(deps);
   standupJobs(deps);
-  const server = await buildServer(deps, [
+  const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
     installRoutes,

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Deps } from "../deps.ts";
-import { registerAuth } from "./auth.ts";
+import { registerAuth, type SessionLookup } from "./auth.ts";
 import { registerErrorHandling } from "./error-handler.ts";
 
 export const PACKAGE_VERSION: string = JSON.parse(
@@ -31,7 +31,7 @@ declare module "fastify" {
 const SAFE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /** Assembles the HTTP server; features plug their routes in through `routes`. */
-export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyInstance> {
+export async function buildServer(deps: Deps, sessions: SessionLookup, routes: Route[]): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
@@ -74,7 +74,7 @@ export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyI
 
   await app.register(cookie);
   registerErrorHandling(app);
-  registerAuth(app, deps);
+  registerAuth(app, deps, sessions);
   for (const route of routes) await route(app, deps);
   return app;
 }

@@ -8,7 +8,7 @@ import type {
 } from "fastify";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
-import { hitRateLimit } from "../../http/rate-limit.ts";
+import { checkRateLimit } from "../../http/rate-limit.ts";
 import { feedMessagePage, feedNotFoundPage, feedPage } from "./feed.page.ts";
 import { issueFeedToken, loadFeed, revokeFeedToken } from "./feed.service.ts";
 
@@ -65,11 +65,10 @@ export function feedRoutes(app: FastifyInstance, deps: Deps): void {
 
   /** Counted per IP before the token is even looked at, so guessing tokens is throttled too. */
   const limited = async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    const rate = await hitRateLimit(deps.db, `feed:${req.ip}`, FEED_PER_MINUTE, deps.clock.now());
+    const rate = await checkRateLimit(deps, reply, `feed:${req.ip}`, FEED_PER_MINUTE);
     if (rate.allowed) return false;
     reply
       .status(429)
-      .header("retry-after", String(rate.retryAfterSeconds))
       .type(HTML)
       .send(feedMessagePage("Too many requests", "Too many requests from your address. Wait a minute and reload."));
     return true;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
-import { hitRateLimit } from "../../http/rate-limit.ts";
+import { enforceRateLimit } from "../../http/rate-limit.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { completeInstall, InstallError, installUrl } from "./install.service.ts";
 
@@ -13,16 +13,9 @@ function errorPage(message: string): string {
   );
 }
 
-async function limited(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  const rate = await hitRateLimit(deps.db, `install:${req.ip}`, INSTALL_PER_MINUTE, deps.clock.now());
-  if (rate.allowed) return false;
-  reply.header("retry-after", String(rate.retryAfterSeconds)).status(429).send({ error: "Too many requests" });
-  return true;
-}
-
 export function installRoutes(app: FastifyInstance, deps: Deps): void {
   app.get("/install", async (req, reply) => {
-    if (await limited(deps, req, reply)) return reply;
+    await enforceRateLimit(deps, reply, `install:${req.ip}`, INSTALL_PER_MINUTE);
     return reply.redirect(installUrl(deps), 302);
   });
 
@@ -30,7 +23,7 @@ export function installRoutes(app: FastifyInstance, deps: Deps): void {
     req: FastifyRequest<{ Querystring: { code?: string; state?: string; error?: string } }>,
     reply: FastifyReply,
   ) => {
-    if (await limited(deps, req, reply)) return reply;
+    await enforceRateLimit(deps, reply, `install:${req.ip}`, INSTALL_PER_MINUTE);
     const q = req.query;
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     try {
