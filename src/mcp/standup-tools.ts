@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { completeWindow, workspaceToday } from "../features/calendar/index.ts";
 import {
   activeBlockers,
   participationByDay,
   searchResponses,
   standupsBetween,
 } from "../features/insights/insights.repo.ts";
-import { daysBetween, shiftDate, workspaceToday } from "../features/insights/window.ts";
 import { dateArg, daysArg, defineTool, lastDays, realDate, ToolError } from "./tool-kit.ts";
 
 /** Answers run to 3,000 characters each: these caps keep a result inside a model's context. */
@@ -47,12 +47,9 @@ export const getStandups = defineTool({
   },
   async run(ctx, args) {
     const today = await workspaceToday(ctx.deps, ctx.teamId);
-    let from = realDate("from_date", args.from_date);
-    let to = realDate("to_date", args.to_date);
-    if (!to) to = from && from > today ? from : today;
-    if (!from) from = shiftDate(to, -(DEFAULT_RANGE_DAYS - 1));
+    const ends = { from: realDate("from_date", args.from_date), to: realDate("to_date", args.to_date) };
+    const { from, to, totalDays: days } = completeWindow(ends, today, DEFAULT_RANGE_DAYS);
     if (from > to) throw new ToolError(`from_date ${from} is after to_date ${to}`);
-    const days = daysBetween(from, to);
     if (days > MAX_RANGE_DAYS) {
       throw new ToolError(
         `${from} to ${to} spans ${days} days; at most ${MAX_RANGE_DAYS} are allowed. Narrow the range or make several calls.`,

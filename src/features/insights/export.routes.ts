@@ -4,8 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { type Executor, rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
+import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { csvLine } from "./csv.ts";
-import { resolveWindow, workspaceToday } from "./window.ts";
 
 export const CSV_COLUMNS = [
   "standup_date",

@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps.ts";
+import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
 import { MOODS } from "../standups/messages.ts";
 import {
   blockersByDay,
@@ -9,7 +10,6 @@ import {
   standupsBetween,
   statsFor,
 } from "./insights.repo.ts";
-import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "./window.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;
 export type WindowQuery = { days?: unknown; from?: unknown; to?: unknown };

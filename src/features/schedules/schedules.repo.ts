@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { schedules, workspaceCalendars } from "../../db/schema.ts";
+import { schedules } from "../../db/schema.ts";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type NewScheduleRow = typeof schedules.$inferInsert;
@@ -56,14 +56,4 @@ export async function markScheduleDeleted(ex: Executor, teamId: string, id: stri
     .where(and(live(teamId), eq(schedules.id, id)))
     .returning({ id: schedules.id });
   return deleted.length > 0;
-}
-
-/** The workspace calendar's timezone, when the workspace has saved one. */
-export async function selectCalendarTimezone(ex: Executor, teamId: string): Promise<string | undefined> {
-  const [row] = await ex
-    .select({ timezone: workspaceCalendars.timezone })
-    .from(workspaceCalendars)
-    .where(eq(workspaceCalendars.teamId, teamId))
-    .limit(1);
-  return row?.timezone;
 }

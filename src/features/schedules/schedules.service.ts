@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
+import { workspaceTimezone } from "../calendar/index.ts";
 import { DEFAULT_QUESTIONS } from "../templates/templates.ts";
 import {
   insertSchedule,
   markScheduleDeleted,
   type SchedulePatch,
   type ScheduleRow,
-  selectCalendarTimezone,
   selectSchedule,
   selectSchedules,
   updateScheduleRow,
@@ -156,8 +156,7 @@ export async function getSchedule(deps: ReadDeps, teamId: string, id: string): P
 
 /** Without a timezone the schedule follows the workspace calendar, else UTC. */
 async function defaultTimezone(deps: ReadDeps, teamId: string): Promise<string> {
-  const calendarTz = await selectCalendarTimezone(deps.db, teamId);
-  return (calendarTz && canonicalTimezone(calendarTz)) || "UTC";
+  return canonicalTimezone(await workspaceTimezone(deps, teamId)) ?? "UTC";
 }
 
 export async function createSchedule(deps: WriteDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {

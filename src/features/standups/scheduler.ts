@@ -1,12 +1,12 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
+import { holidaysBetween } from "../calendar/index.ts";
 import { dueRun, parseDays } from "../schedules/timing.ts";
 import {
   claimClose,
   claimReminder,
   claimRun,
   existingRunKeys,
-  holidaysBetween,
   participantsWithStatus,
   runsNeedingReminder,
   runsToClose,
@@ -43,7 +43,7 @@ export async function tick(deps: Deps): Promise<TickResult> {
   const all = await schedulesToConsider(deps.db);
   const fromDate = nowDt.minus({ days: 2 }).toISODate()!;
   const toDate = nowDt.plus({ days: 2 }).toISODate()!;
-  const holidays = await holidaysBetween(deps.db, [...new Set(all.map((s) => s.teamId))], fromDate, toDate);
+  const holidays = await holidaysBetween(deps, [...new Set(all.map((s) => s.teamId))], fromDate, toDate);
   const existing = await existingRunKeys(
     deps.db,
     all.map((s) => s.id),
