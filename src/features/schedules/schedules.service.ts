@@ -11,6 +11,7 @@ import {
   type ScheduleRow,
   selectSchedule,
   selectSchedules,
+  selectSchedulesToRun,
   updateScheduleRow,
 } from "./schedules.repo.ts";
 import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
@@ -145,6 +146,16 @@ export function newScheduleId(): string {
 
 export async function listSchedules(deps: ReadDeps, teamId: string): Promise<ScheduleView[]> {
   return (await selectSchedules(deps.db, teamId)).map(presentSchedule);
+}
+
+/** The workspace's active schedules, oldest first (the App Home lists them). */
+export async function listActiveSchedules(deps: ReadDeps, teamId: string): Promise<ScheduleView[]> {
+  return (await listSchedules(deps, teamId)).filter((s) => s.active);
+}
+
+/** Every active schedule of every installed workspace, as stored: the scheduler's input on each tick. */
+export async function schedulesToRun(deps: ReadDeps): Promise<ScheduleRow[]> {
+  return selectSchedulesToRun(deps.db);
 }
 
 /** A live schedule of the workspace; unknown, malformed, deleted and other workspaces' ids are all 404. */

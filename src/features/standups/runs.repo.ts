@@ -1,21 +1,10 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { installations, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
+import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 
 export type RunRow = typeof standupRuns.$inferSelect;
 export type ResponseRow = typeof responses.$inferSelect;
 export type ParticipantRow = typeof runParticipants.$inferSelect;
-export type ScheduleRow = typeof schedules.$inferSelect;
-
-/** Active, not deleted schedules of installed workspaces: what the scheduler looks at each tick. */
-export async function schedulesToConsider(ex: Executor): Promise<ScheduleRow[]> {
-  const found = await ex
-    .select({ s: schedules })
-    .from(schedules)
-    .innerJoin(installations, and(eq(installations.teamId, schedules.teamId), isNull(installations.uninstalledAt)))
-    .where(and(eq(schedules.active, true), isNull(schedules.deletedAt)));
-  return found.map((f) => f.s);
-}
 
 /** Which of these (schedule, local date) pairs already have a run: the cheap pre-check before claiming. */
 export async function existingRunKeys(ex: Executor, scheduleIds: string[], fromDate: string): Promise<Set<string>> {
