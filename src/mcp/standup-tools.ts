@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { completeWindow, workspaceToday } from "../features/calendar/index.ts";
-import {
-  activeBlockers,
-  participationByDay,
-  searchResponses,
-  standupsBetween,
-} from "../features/insights/insights.repo.ts";
+import { listActiveBlockers, listStandups, participationDaily, searchAnswers } from "../features/insights/index.ts";
 import { dateArg, daysArg, defineTool, lastDays, realDate, ToolError } from "./tool-kit.ts";
 
 /** Answers run to 3,000 characters each: these caps keep a result inside a model's context. */
@@ -55,10 +50,15 @@ export const getStandups = defineTool({
         `${from} to ${to} spans ${days} days; at most ${MAX_RANGE_DAYS} are allowed. Narrow the range or make several calls.`,
       );
     }
-    const rows = await standupsBetween(ctx.deps.db, ctx.teamId, from, to, {
-      ...(args.user_id ? { userId: args.user_id } : {}),
-      limit: STANDUPS_LIMIT + 1,
-    });
+    const rows = await listStandups(
+      ctx.deps,
+      ctx.teamId,
+      { from, to },
+      {
+        ...(args.user_id ? { userId: args.user_id } : {}),
+        limit: STANDUPS_LIMIT + 1,
+      },
+    );
     const { count, truncated, items } = capped(rows, STANDUPS_LIMIT);
     return { from, to, days, ...(args.user_id ? { user_id: args.user_id } : {}), count, truncated, standups: items };
   },
@@ -75,8 +75,8 @@ export const getTodayStandups = defineTool({
   async run(ctx) {
     const date = await workspaceToday(ctx.deps, ctx.teamId);
     const [rows, participation] = await Promise.all([
-      standupsBetween(ctx.deps.db, ctx.teamId, date, date, { limit: TODAY_LIMIT + 1 }),
-      participationByDay(ctx.deps.db, ctx.teamId, date, date),
+      listStandups(ctx.deps, ctx.teamId, { from: date, to: date }, { limit: TODAY_LIMIT + 1 }),
+      participationDaily(ctx.deps, ctx.teamId, { from: date, to: date }),
     ]);
     const { count, truncated, items } = capped(rows, TODAY_LIMIT);
     const today = participation[0];
@@ -101,7 +101,7 @@ export const getBlockers = defineTool({
   input: { days: daysArg(7, "Only responses from this window count.") },
   async run(ctx, args) {
     const w = await lastDays(ctx, args.days);
-    const blockers = await activeBlockers(ctx.deps.db, ctx.teamId, w.from, w.to);
+    const blockers = await listActiveBlockers(ctx.deps, ctx.teamId, w);
     return { ...w, count: blockers.length, blockers };
   },
 });
@@ -120,7 +120,7 @@ export const searchStandups = defineTool({
   },
   async run(ctx, args) {
     const w = await lastDays(ctx, args.days);
-    const results = await searchResponses(ctx.deps.db, ctx.teamId, args.query, w.from, w.to, SEARCH_LIMIT);
+    const results = await searchAnswers(ctx.deps, ctx.teamId, args.query, w, SEARCH_LIMIT);
     return {
       query: args.query,
       ...w,
