@@ -12,8 +12,8 @@ import {
   participationByDay,
   standupsBetween,
   statsFor,
-} from "../../src/features/insights/insights.repo.ts";
-import { findSessionUser } from "../../src/features/session/sessions.repo.ts";
+} from "../../src/features/insights/index.ts";
+import { findSessionUser } from "../../src/features/session/index.ts";
 import { hitRateLimit } from "../../src/http/rate-limit.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
-import { MOODS } from "../standups/messages.ts";
+import { MOODS } from "../standups/index.ts";
 import {
   activeBlockers,
   blockersByDay,

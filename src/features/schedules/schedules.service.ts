@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
-import { DEFAULT_QUESTIONS } from "../templates/templates.ts";
+import { DEFAULT_QUESTIONS } from "../templates/index.ts";
 import {
   insertSchedule,
   markScheduleDeleted,

@@ -4,7 +4,7 @@ import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { memberTimezone } from "../members/index.ts";
 import { listActiveSchedules, nextRunAfter, parseDays } from "../schedules/index.ts";
-import { loginUrl } from "../session/login-token.ts";
+import { loginUrl } from "../session/index.ts";
 import { ACTIONS } from "./messages.ts";
 
 type Block = Record<string, unknown>;
