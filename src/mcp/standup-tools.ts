@@ -50,15 +50,8 @@ export const getStandups = defineTool({
         `${from} to ${to} spans ${days} days; at most ${MAX_RANGE_DAYS} are allowed. Narrow the range or make several calls.`,
       );
     }
-    const rows = await listStandups(
-      ctx.deps,
-      ctx.teamId,
-      { from, to },
-      {
-        ...(args.user_id ? { userId: args.user_id } : {}),
-        limit: STANDUPS_LIMIT + 1,
-      },
-    );
+    const onlyUser = args.user_id ? { userId: args.user_id } : {};
+    const rows = await listStandups(ctx.deps, ctx.teamId, { from, to }, { ...onlyUser, limit: STANDUPS_LIMIT + 1 });
     const { count, truncated, items } = capped(rows, STANDUPS_LIMIT);
     return { from, to, days, ...(args.user_id ? { user_id: args.user_id } : {}), count, truncated, standups: items };
   },
