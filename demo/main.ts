@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { buildDeps, createLogger } from "../src/deps.ts";
-import { loginUrl } from "../src/features/session/login-token.ts";
+import { loginUrl } from "../src/features/session/index.ts";
 import { startFakeSlack } from "../test/support/fake-slack.ts";
 import { DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
 import { isSeeded, populateFakeSlack, schedulePulse, seedDemo } from "./seed.ts";

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
+import { upsertInstallation } from "../src/chat/installations.repo.ts";
 import { responses, runParticipants, schedules, standupRuns } from "../src/db/schema.ts";
 import type { Deps } from "../src/deps.ts";
-import { upsertInstallation } from "../src/features/install/installations.repo.ts";
-import { upsertPeople } from "../src/features/members/members.repo.ts";
-import { runStartFor } from "../src/features/schedules/timing.ts";
-import { isActiveBlocker } from "../src/features/standups/blockers.ts";
-import { DEFAULT_QUESTIONS } from "../src/features/templates/templates.ts";
+import { upsertPeople } from "../src/features/members/index.ts";
+import { runStartFor } from "../src/features/schedules/index.ts";
+import { isActiveBlocker } from "../src/features/standups/index.ts";
+import { DEFAULT_QUESTIONS } from "../src/features/templates/index.ts";
 import { encryptSecret } from "../src/lib/crypto.ts";
 import type { FakeSlack } from "../test/support/fake-slack.ts";
 import {

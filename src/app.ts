@@ -3,25 +3,18 @@ import type { FastifyInstance } from "fastify";
 import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import type { Deps } from "./deps.ts";
-import { channelRoutes } from "./features/channels/channels.routes.ts";
-import { feedRoutes } from "./features/feed/feed.routes.ts";
-import { exportRoutes } from "./features/insights/export.routes.ts";
-import { insightRoutes } from "./features/insights/insights.routes.ts";
-import { installJobs } from "./features/install/install.jobs.ts";
-import { installListeners } from "./features/install/install.listeners.ts";
-import { installRoutes } from "./features/install/install.routes.ts";
-import { mcpKeyRoutes } from "./features/mcp-keys/mcp-keys.routes.ts";
-import { memberJobs } from "./features/members/members.jobs.ts";
-import { memberListeners } from "./features/members/members.listeners.ts";
-import { memberRoutes } from "./features/members/members.routes.ts";
-import { scheduleRoutes } from "./features/schedules/schedules.routes.ts";
-import { sessionRoutes } from "./features/session/session.routes.ts";
-import { startScheduler } from "./features/standups/scheduler.ts";
-import { standupJobs } from "./features/standups/standups.jobs.ts";
-import { standupListeners } from "./features/standups/standups.listeners.ts";
-import { systemRoutes } from "./features/system/system.routes.ts";
-import { templateRoutes } from "./features/templates/templates.routes.ts";
-import { webRoutes } from "./features/web/web.routes.ts";
+import { channelRoutes } from "./features/channels/index.ts";
+import { feedRoutes } from "./features/feed/index.ts";
+import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
+import { installJobs, installListeners, installRoutes } from "./features/install/index.ts";
+import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
+import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
+import { scheduleRoutes } from "./features/schedules/index.ts";
+import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
+import { standupJobs, standupListeners, startScheduler } from "./features/standups/index.ts";
+import { systemRoutes } from "./features/system/index.ts";
+import { templateRoutes } from "./features/templates/index.ts";
+import { webRoutes } from "./features/web/index.ts";
 import { buildServer } from "./http/server.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 
@@ -42,7 +35,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   memberJobs(deps);
   installJobs(deps);
   standupJobs(deps);
-  const server = await buildServer(deps, [
+  const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
     installRoutes,

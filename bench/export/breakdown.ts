@@ -23,8 +23,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { type Executor, openDatabase, rows } from "../../src/db/client.ts";
-import { csvLine } from "../../src/features/insights/csv.ts";
-import { CSV_COLUMNS, exportRows } from "../../src/features/insights/export.routes.ts";
+import { CSV_COLUMNS, csvLine, exportRows } from "../../src/features/insights/index.ts";
 import { cpuMs, fmtInt, percentiles, table } from "../seed/harness.ts";
 
 const { values: args, positionals } = parseArgs({

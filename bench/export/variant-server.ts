@@ -11,8 +11,7 @@ import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { type Executor, openDatabase, rows } from "../../src/db/client.ts";
-import { csvLine } from "../../src/features/insights/csv.ts";
-import { CSV_COLUMNS } from "../../src/features/insights/export.routes.ts";
+import { CSV_COLUMNS, csvLine } from "../../src/features/insights/index.ts";
 
 const BATCH = Number(process.env.EXPORT_BATCH ?? 2000);
 const PREFETCH = process.env.EXPORT_PREFETCH === "1";

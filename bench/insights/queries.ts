@@ -4,6 +4,7 @@
  * shaping around it. Also the per-request queries that come with every /dashboard/api request.
  */
 import type { Db } from "../../src/db/client.ts";
+import { resolveWindow, shiftDate, workspaceTimezone } from "../../src/features/calendar/index.ts";
 import {
   blockersByDay,
   memberParticipation,
@@ -11,9 +12,8 @@ import {
   participationByDay,
   standupsBetween,
   statsFor,
-} from "../../src/features/insights/insights.repo.ts";
-import { resolveWindow, shiftDate, workspaceTimezone } from "../../src/features/insights/window.ts";
-import { findSessionUser } from "../../src/features/session/sessions.repo.ts";
+} from "../../src/features/insights/index.ts";
+import { findSessionUser } from "../../src/features/session/index.ts";
 import { hitRateLimit } from "../../src/http/rate-limit.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 

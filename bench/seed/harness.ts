@@ -8,7 +8,7 @@ import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { issueLoginToken } from "../../src/features/session/login-token.ts";
+import { issueLoginToken } from "../../src/features/session/index.ts";
 import { SESSION_TTL_MS } from "../../src/http/auth.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { deriveKey, randomToken, sha256Hex } from "../../src/lib/crypto.ts";

@@ -11,9 +11,8 @@
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { isActiveBlocker } from "../../src/features/standups/blockers.ts";
-import { MOODS } from "../../src/features/standups/messages.ts";
-import { DEFAULT_QUESTIONS } from "../../src/features/templates/templates.ts";
+import { isActiveBlocker, MOODS } from "../../src/features/standups/index.ts";
+import { DEFAULT_QUESTIONS } from "../../src/features/templates/index.ts";
 
 export interface SeedOptions {
   teamId: string;

@@ -1,7 +1,7 @@
 import { App, type Logger as BoltLogger, LogLevel } from "@slack/bolt";
 import type { Deps } from "../deps.ts";
-import { findInstallation } from "../features/install/installations.repo.ts";
 import { decryptSecret } from "../lib/crypto.ts";
+import { findInstallation } from "./installations.repo.ts";
 import type { FastifyReceiver } from "./receiver.ts";
 import { webClientOptions } from "./web-client.ts";
 

@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { findActiveInstallation } from "../features/install/installations.repo.ts";
 import { decryptSecret } from "../lib/crypto.ts";
+import { findActiveInstallation } from "./installations.repo.ts";
 import { makeWebClient } from "./web-client.ts";
 
 export class InstallationGoneError extends Error {
@@ -37,11 +37,5 @@ export class ChatClients {
       this.#clients.set(token, pair);
     }
     return pair[purpose];
-  }
-
-  async botToken(teamId: string): Promise<{ token: string; botUserId: string } | undefined> {
-    const inst = await findActiveInstallation(this.db, teamId);
-    if (!inst) return undefined;
-    return { token: decryptSecret(this.encryptionKey, inst.botTokenEnc), botUserId: inst.botUserId };
   }
 }

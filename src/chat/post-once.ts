@@ -142,12 +142,3 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec): P
   }
   return send(deps, client, spec);
 }
-
-/** The ts of a message already posted under this key, if any. */
-export async function postedTs(db: Db, key: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ ts: chatPosts.ts, state: chatPosts.state })
-    .from(chatPosts)
-    .where(eq(chatPosts.key, key));
-  return row?.state === "sent" ? (row.ts ?? undefined) : undefined;
-}

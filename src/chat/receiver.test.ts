@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../../test/support/app.ts";
 import { eventEnvelope, sign } from "../../test/support/signing.ts";
 import { rows } from "../db/client.ts";
-import { findInstallation } from "../features/install/installations.repo.ts";
+import { findInstallation } from "./installations.repo.ts";
 
 const slackUser = (id: string, realName: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -1,15 +1,29 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../deps.ts";
-import { extendSession, findSessionUser, type SessionUser } from "../features/session/sessions.repo.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { AppError, forbidden, unauthorized } from "./errors.ts";
-import { hitRateLimit } from "./rate-limit.ts";
+import { enforceRateLimit } from "./rate-limit.ts";
 
 export const SESSION_COOKIE = "svc_session";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Sliding expiry is written at most once an hour per session, not on every request. */
 const EXTEND_AFTER_MS = 3600 * 1000;
 const DASHBOARD_API_PER_MINUTE = 600;
+
+/** The signed-in member behind a session, with the role read fresh on every request. */
+export interface SessionUser {
+  teamId: string;
+  userId: string;
+  teamName: string;
+  role: "admin" | "member";
+  expiresAt: Date;
+}
+
+/** How auth reads and extends sessions; the session feature supplies it, so this layer never touches its tables. */
+export interface SessionLookup {
+  findSession(idHash: string, now: Date): Promise<SessionUser | undefined>;
+  extendSession(idHash: string, expiresAt: Date): Promise<void>;
+}
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -46,7 +60,7 @@ export function requireSession(req: FastifyRequest): SessionUser {
  * Every /dashboard/api route needs a session (401), admin routes need the admin role (403), checked
  * before the body is even parsed. Mutations must be same-site and JSON.
  */
-export function registerAuth(app: FastifyInstance, deps: Deps): void {
+export function registerAuth(app: FastifyInstance, deps: Deps, sessions: SessionLookup): void {
   app.decorateRequest("session", null);
   app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
     const url = req.routeOptions.url;
@@ -66,17 +80,13 @@ export function registerAuth(app: FastifyInstance, deps: Deps): void {
     if (!raw || raw.length > 200) throw unauthorized();
     const idHash = sha256Hex(raw);
     const now = deps.clock.now();
-    const user = await findSessionUser(deps.db, idHash, now);
+    const user = await sessions.findSession(idHash, now);
     if (!user) throw unauthorized();
     req.session = user;
     if (user.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - EXTEND_AFTER_MS) {
-      await extendSession(deps.db, idHash, new Date(now.getTime() + SESSION_TTL_MS));
+      await sessions.extendSession(idHash, new Date(now.getTime() + SESSION_TTL_MS));
     }
-    const rate = await hitRateLimit(deps.db, `session:${idHash.slice(0, 32)}`, DASHBOARD_API_PER_MINUTE, now);
-    if (!rate.allowed) {
-      reply.header("retry-after", String(rate.retryAfterSeconds));
-      throw new AppError(429, "rate_limited", "Too many requests");
-    }
+    await enforceRateLimit(deps, reply, `session:${idHash.slice(0, 32)}`, DASHBOARD_API_PER_MINUTE, now);
     if (req.routeOptions.config.admin && user.role !== "admin") throw forbidden();
   });
 }

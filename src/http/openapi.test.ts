@@ -80,7 +80,8 @@ describe("a route without a schema", () => {
     const unschematised = async (app: ReturnType<typeof Fastify>) => {
       app.get("/dashboard/api/undocumented", async () => ({ ok: true }));
     };
-    await expect(buildServer(t.deps, [unschematised as never])).rejects.toThrow(
+    const noSessions = { findSession: async () => undefined, extendSession: async () => {} };
+    await expect(buildServer(t.deps, noSessions, [unschematised as never])).rejects.toThrow(
       "route GET /dashboard/api/undocumented declares no response schema",
     );
   });

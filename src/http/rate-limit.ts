@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
+import type { FastifyReply } from "fastify";
 import { type Executor, rows } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { tooMany } from "./errors.ts";
 
 export interface RateDecision {
   allowed: boolean;
@@ -31,4 +34,31 @@ export async function hitRateLimit(
     );
   }
   return { allowed: count <= limitPerMinute, retryAfterSeconds };
+}
+
+/**
+ * Counts one request against `bucket`; over the limit the reply already carries Retry-After, and the
+ * caller answers 429 in its own shape (an HTML page, a JSON-RPC error).
+ */
+export async function checkRateLimit(
+  deps: Pick<Deps, "db" | "clock">,
+  reply: FastifyReply,
+  bucket: string,
+  limitPerMinute: number,
+  now: Date = deps.clock.now(),
+): Promise<RateDecision> {
+  const rate = await hitRateLimit(deps.db, bucket, limitPerMinute, now);
+  if (!rate.allowed) reply.header("retry-after", String(rate.retryAfterSeconds));
+  return rate;
+}
+
+/** checkRateLimit for JSON routes: over the limit it throws the 429 the error handler answers as `{"error"}`. */
+export async function enforceRateLimit(
+  deps: Pick<Deps, "db" | "clock">,
+  reply: FastifyReply,
+  bucket: string,
+  limitPerMinute: number,
+  now: Date = deps.clock.now(),
+): Promise<void> {
+  if (!(await checkRateLimit(deps, reply, bucket, limitPerMinute, now)).allowed) throw tooMany();
 }

@@ -10,7 +10,7 @@ import Fastify, {
 } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Deps } from "../deps.ts";
-import { registerAuth } from "./auth.ts";
+import { registerAuth, type SessionLookup } from "./auth.ts";
 import { registerErrorHandling } from "./error-handler.ts";
 import { registerOpenApi } from "./openapi.ts";
 
@@ -48,7 +48,7 @@ declare module "fastify" {
 const SAFE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /** Assembles the HTTP server; features plug their routes in through `routes`. */
-export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyInstance> {
+export async function buildServer(deps: Deps, sessions: SessionLookup, routes: Route[]): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
@@ -103,7 +103,7 @@ export async function buildServer(deps: Deps, routes: Route[]): Promise<FastifyI
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
   registerErrorHandling(app);
-  registerAuth(app, deps);
+  registerAuth(app, deps, sessions);
   await registerOpenApi(app, PACKAGE_VERSION);
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) await route(typed, deps);

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../deps.ts";
 import { authenticateKey, type KeyOwner, recordKeyUse } from "../features/mcp-keys/index.ts";
-import { hitRateLimit } from "../http/rate-limit.ts";
+import { checkRateLimit } from "../http/rate-limit.ts";
 import { BODY_LIMIT, PACKAGE_VERSION } from "../http/server.ts";
 import { parseJsonBody, RPC, type RpcId, requestIdOf, rpcErrorBody, sendRpcError } from "./jsonrpc.ts";
 import { mcpInfoBody, mcpPostResponses, methodNotAllowedResponse, rpcRequestDoc } from "./mcp.schemas.ts";
@@ -137,9 +137,8 @@ export function mcpRoutes(app: FastifyInstance, deps: Deps): void {
           return sendRpcError(reply, 401, RPC.unauthorized, message, id);
         }
         const now = deps.clock.now();
-        const rate = await hitRateLimit(deps.db, `mcp:${owner.keyId}`, MCP_PER_MINUTE, now);
+        const rate = await checkRateLimit(deps, reply, `mcp:${owner.keyId}`, MCP_PER_MINUTE, now);
         if (!rate.allowed) {
-          reply.header("retry-after", String(rate.retryAfterSeconds));
           return sendRpcError(
             reply,
             429,

@@ -1,11 +1,6 @@
 import { z } from "zod";
-import {
-  activeBlockers,
-  participationByDay,
-  searchResponses,
-  standupsBetween,
-} from "../features/insights/insights.repo.ts";
-import { daysBetween, shiftDate, workspaceToday } from "../features/insights/window.ts";
+import { completeWindow, workspaceToday } from "../features/calendar/index.ts";
+import { listActiveBlockers, listStandups, participationDaily, searchAnswers } from "../features/insights/index.ts";
 import { dateArg, daysArg, defineTool, lastDays, realDate, ToolError } from "./tool-kit.ts";
 
 /** Answers run to 3,000 characters each: these caps keep a result inside a model's context. */
@@ -47,21 +42,16 @@ export const getStandups = defineTool({
   },
   async run(ctx, args) {
     const today = await workspaceToday(ctx.deps, ctx.teamId);
-    let from = realDate("from_date", args.from_date);
-    let to = realDate("to_date", args.to_date);
-    if (!to) to = from && from > today ? from : today;
-    if (!from) from = shiftDate(to, -(DEFAULT_RANGE_DAYS - 1));
+    const ends = { from: realDate("from_date", args.from_date), to: realDate("to_date", args.to_date) };
+    const { from, to, totalDays: days } = completeWindow(ends, today, DEFAULT_RANGE_DAYS);
     if (from > to) throw new ToolError(`from_date ${from} is after to_date ${to}`);
-    const days = daysBetween(from, to);
     if (days > MAX_RANGE_DAYS) {
       throw new ToolError(
         `${from} to ${to} spans ${days} days; at most ${MAX_RANGE_DAYS} are allowed. Narrow the range or make several calls.`,
       );
     }
-    const rows = await standupsBetween(ctx.deps.db, ctx.teamId, from, to, {
-      ...(args.user_id ? { userId: args.user_id } : {}),
-      limit: STANDUPS_LIMIT + 1,
-    });
+    const onlyUser = args.user_id ? { userId: args.user_id } : {};
+    const rows = await listStandups(ctx.deps, ctx.teamId, { from, to }, { ...onlyUser, limit: STANDUPS_LIMIT + 1 });
     const { count, truncated, items } = capped(rows, STANDUPS_LIMIT);
     return { from, to, days, ...(args.user_id ? { user_id: args.user_id } : {}), count, truncated, standups: items };
   },
@@ -78,8 +68,8 @@ export const getTodayStandups = defineTool({
   async run(ctx) {
     const date = await workspaceToday(ctx.deps, ctx.teamId);
     const [rows, participation] = await Promise.all([
-      standupsBetween(ctx.deps.db, ctx.teamId, date, date, { limit: TODAY_LIMIT + 1 }),
-      participationByDay(ctx.deps.db, ctx.teamId, date, date),
+      listStandups(ctx.deps, ctx.teamId, { from: date, to: date }, { limit: TODAY_LIMIT + 1 }),
+      participationDaily(ctx.deps, ctx.teamId, { from: date, to: date }),
     ]);
     const { count, truncated, items } = capped(rows, TODAY_LIMIT);
     const today = participation[0];
@@ -104,7 +94,7 @@ export const getBlockers = defineTool({
   input: { days: daysArg(7, "Only responses from this window count.") },
   async run(ctx, args) {
     const w = await lastDays(ctx, args.days);
-    const blockers = await activeBlockers(ctx.deps.db, ctx.teamId, w.from, w.to);
+    const blockers = await listActiveBlockers(ctx.deps, ctx.teamId, w);
     return { ...w, count: blockers.length, blockers };
   },
 });
@@ -123,7 +113,7 @@ export const searchStandups = defineTool({
   },
   async run(ctx, args) {
     const w = await lastDays(ctx, args.days);
-    const results = await searchResponses(ctx.deps.db, ctx.teamId, args.query, w.from, w.to, SEARCH_LIMIT);
+    const results = await searchAnswers(ctx.deps, ctx.teamId, args.query, w, SEARCH_LIMIT);
     return {
       query: args.query,
       ...w,

@@ -1,9 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { DateTime } from "luxon";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { shiftDate, workspaceToday } from "../features/insights/window.ts";
+import { completeWindow, isRealDate, MAX_DAYS, workspaceToday } from "../features/calendar/index.ts";
 import { AppError } from "../http/errors.ts";
 
 /** What every tool call runs with: the workspace comes from the API key, never from the arguments. */
@@ -22,7 +21,6 @@ export const READ_ONLY: ToolAnnotations = {
   openWorldHint: false,
 };
 
-export const MAX_DAYS = 365;
 /** JSON-RPC "internal error", quoted in tool error texts so the failure class is plain to the client. */
 const INTERNAL_ERROR = -32603;
 
@@ -110,12 +108,12 @@ export interface Window {
 
 /** `days` days back from today in the workspace timezone, today included. */
 export async function lastDays(ctx: ToolContext, days: number): Promise<Window> {
-  const to = await workspaceToday(ctx.deps, ctx.teamId);
-  return { from: shiftDate(to, -(days - 1)), to, days };
+  const w = completeWindow({}, await workspaceToday(ctx.deps, ctx.teamId), days);
+  return { from: w.from, to: w.to, days };
 }
 
 export function realDate(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!DateTime.fromISO(value, { zone: "utc" }).isValid) throw new ToolError(`${name} ${value} is not a real date`);
+  if (!isRealDate(value)) throw new ToolError(`${name} ${value} is not a real date`);
   return value;
 }

@@ -5,7 +5,7 @@ import { type TestApp, useTestApp } from "../../test/support/app.ts";
 import { createSchedule } from "../../test/support/factories.ts";
 import { responses, runParticipants, standupRuns } from "../db/schema.ts";
 import { createKey } from "../features/mcp-keys/index.ts";
-import { isActiveBlocker } from "../features/standups/blockers.ts";
+import { isActiveBlocker } from "../features/standups/index.ts";
 
 const A = "T0MCPA";
 const B = "T0MCPB";

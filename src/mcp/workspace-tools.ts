@@ -1,6 +1,12 @@
-import { memberParticipation, participationByDay } from "../features/insights/insights.repo.ts";
-import { getStats, MOOD_SCORE, moodSummary, overallPct } from "../features/insights/insights.service.ts";
-import { listMemberViews } from "../features/members/members.service.ts";
+import {
+  getStats,
+  MOOD_SCORE,
+  moodSummary,
+  overallPct,
+  participationByMember,
+  participationDaily,
+} from "../features/insights/index.ts";
+import { listMemberViews } from "../features/members/index.ts";
 import { listSchedules } from "../features/schedules/index.ts";
 import { daysArg, defineTool, lastDays } from "./tool-kit.ts";
 
@@ -23,8 +29,8 @@ export const getParticipation = defineTool({
   async run(ctx, args) {
     const w = await lastDays(ctx, args.days);
     const [daily, members] = await Promise.all([
-      participationByDay(ctx.deps.db, ctx.teamId, w.from, w.to),
-      memberParticipation(ctx.deps.db, ctx.teamId, w.from, w.to),
+      participationDaily(ctx.deps, ctx.teamId, w),
+      participationByMember(ctx.deps, ctx.teamId, w),
     ]);
     return { ...w, overall_pct: overallPct(daily), daily, members };
   },

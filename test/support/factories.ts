@@ -8,8 +8,8 @@ import {
   standupRuns,
   workspaceCalendars,
 } from "../../src/db/schema.ts";
-import { isActiveBlocker } from "../../src/features/standups/blockers.ts";
-import { DEFAULT_QUESTIONS } from "../../src/features/templates/templates.ts";
+import { isActiveBlocker } from "../../src/features/standups/index.ts";
+import { DEFAULT_QUESTIONS } from "../../src/features/templates/index.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 
 export interface ScheduleInput {

@@ -1,21 +1,11 @@
 import { and, desc, eq, gte, isNull } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import {
-  feedTokens,
-  installations,
-  members,
-  responses,
-  schedules,
-  standupRuns,
-  workspaceCalendars,
-} from "../../db/schema.ts";
+import { feedTokens, installations, members, responses, schedules, standupRuns } from "../../db/schema.ts";
 
 /** The workspace a feed token opens, with what the page needs to know about it. */
 export interface FeedWorkspace {
   teamId: string;
   teamName: string;
-  /** The workspace calendar's timezone; undefined when none was saved. */
-  timezone: string | undefined;
 }
 
 export interface FeedResponseRow {
@@ -54,23 +44,18 @@ export async function deleteFeedToken(ex: Executor, teamId: string): Promise<voi
 /** The installed workspace holding this token hash; an uninstalled workspace has no public feed. */
 export async function findFeedWorkspace(ex: Executor, tokenHash: string): Promise<FeedWorkspace | undefined> {
   const [row] = await ex
-    .select({
-      teamId: feedTokens.teamId,
-      teamName: installations.teamName,
-      timezone: workspaceCalendars.timezone,
-    })
+    .select({ teamId: feedTokens.teamId, teamName: installations.teamName })
     .from(feedTokens)
     .innerJoin(installations, eq(installations.teamId, feedTokens.teamId))
-    .leftJoin(workspaceCalendars, eq(workspaceCalendars.teamId, feedTokens.teamId))
     .where(and(eq(feedTokens.tokenHash, tokenHash), isNull(installations.uninstalledAt)))
     .limit(1);
-  if (!row) return undefined;
-  return { teamId: row.teamId, teamName: row.teamName, timezone: row.timezone ?? undefined };
+  return row;
 }
 
 /**
  * The workspace's newest responses from `fromDate` on, newest day first, at most `limit` rows.
- * Served by responses_team_date_idx; names and questions come in the same query.
+ * Served by responses_team_date_idx; names and questions are joined in the same query rather than
+ * asked of members, standups and schedules row by row.
  */
 export async function selectRecentResponses(
   ex: Executor,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { adminErrors, feedToken, html, okBody } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
-import { hitRateLimit } from "../../http/rate-limit.ts";
+import { checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { feedMessagePage, feedNotFoundPage, feedPage } from "./feed.page.ts";
 import { issueFeedToken, loadFeed, revokeFeedToken } from "./feed.service.ts";
@@ -84,11 +84,10 @@ export function feedRoutes(app: App, deps: Deps): void {
 
   /** Counted per IP before the token is even looked at, so guessing tokens is throttled too. */
   const limited = async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    const rate = await hitRateLimit(deps.db, `feed:${req.ip}`, FEED_PER_MINUTE, deps.clock.now());
+    const rate = await checkRateLimit(deps, reply, `feed:${req.ip}`, FEED_PER_MINUTE);
     if (rate.allowed) return false;
     reply
       .status(429)
-      .header("retry-after", String(rate.retryAfterSeconds))
       .type(HTML)
       .send(feedMessagePage("Too many requests", "Too many requests from your address. Wait a minute and reload."));
     return true;

@@ -1,6 +1,7 @@
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
+import { shiftDate, todayIn, workspaceTimezone } from "../calendar/index.ts";
 import {
   deleteFeedToken,
   type FeedResponseRow,
@@ -58,10 +59,6 @@ export async function revokeFeedToken(deps: Pick<Deps, "db">, teamId: string): P
   await deleteFeedToken(deps.db, teamId);
 }
 
-function zoneOrUtc(timezone: string | undefined): string {
-  return timezone && IANAZone.isValidZone(timezone) ? timezone : "UTC";
-}
-
 /** Questions as asked by the run, else the schedule's; answers beyond them are numbered. */
 function labelAnswers(answers: string[], questions: string[]): FeedAnswer[] {
   return answers.map((text, i) => ({ label: questions[i] || `Answer ${i + 1}`, text }));
@@ -105,9 +102,8 @@ export async function loadFeed(deps: FeedDeps, token: string): Promise<FeedView 
   if (!TOKEN_SHAPE.test(token)) return undefined;
   const workspace = await findFeedWorkspace(deps.db, sha256Hex(token));
   if (!workspace) return undefined;
-  const zone = zoneOrUtc(workspace.timezone);
-  const today = DateTime.fromJSDate(deps.clock.now(), { zone }).startOf("day");
-  const fromDate = today.minus({ days: FEED_DAYS - 1 }).toISODate()!;
+  const zone = await workspaceTimezone(deps, workspace.teamId);
+  const fromDate = shiftDate(todayIn(zone, deps.clock.now()), -(FEED_DAYS - 1));
   const rows = await selectRecentResponses(deps.db, workspace.teamId, fromDate, FEED_MAX_RESPONSES);
   return {
     teamName: workspace.teamName,

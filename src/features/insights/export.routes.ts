@@ -6,8 +6,8 @@ import { type Executor, rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
+import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { csvLine } from "./csv.ts";
-import { resolveWindow, workspaceToday } from "./window.ts";
 
 export const CSV_COLUMNS = [
   "standup_date",

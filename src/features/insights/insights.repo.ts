@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 
-/** The SQL behind stats, reports, analytics and the MCP tools; every query is scoped by team and bounded by dates. */
+/**
+ * The SQL behind stats, reports, analytics and the MCP tools; every query is scoped by team and bounded by dates.
+ * They read the standups' runs and responses and the members' names in single statements: a report is one
+ * query, not one per member or day.
+ */
 
 export interface StandupRow {
   user_id: string;

@@ -1,17 +1,22 @@
 import type { Deps } from "../../deps.ts";
-import { MOODS } from "../standups/messages.ts";
+import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
+import { MOODS } from "../standups/index.ts";
 import {
+  activeBlockers,
   blockersByDay,
   memberParticipation,
   moodCounts,
   type ParticipationRow,
   participationByDay,
+  type StandupRow,
+  searchResponses,
   standupsBetween,
   statsFor,
 } from "./insights.repo.ts";
-import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "./window.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;
+type ReadDeps = Pick<Deps, "db">;
+type Span = { from: string; to: string };
 export type WindowQuery = { days?: unknown; from?: unknown; to?: unknown };
 
 /** Mood scored 5 (😀) to 1 (😫). */
@@ -104,4 +109,36 @@ export async function getAnalytics(deps: InsightDeps, teamId: string, query: Win
     members,
     blockers: { total: blockerDays.reduce((n, d) => n + d.count, 0), by_day: blockerDays },
   };
+}
+
+// ---- Window queries for other callers (the MCP tools): the dashboard's SQL, scoped by the workspace ----
+
+/** Responses in the window, newest day first; `limit` caps the rows. */
+export function listStandups(
+  deps: ReadDeps,
+  teamId: string,
+  w: Span,
+  opts: { userId?: string; limit?: number } = {},
+): Promise<StandupRow[]> {
+  return standupsBetween(deps.db, teamId, w.from, w.to, opts);
+}
+
+/** One row per day that had a run: members asked, how many answered, and the percentage. */
+export function participationDaily(deps: ReadDeps, teamId: string, w: Span): Promise<ParticipationRow[]> {
+  return participationByDay(deps.db, teamId, w.from, w.to);
+}
+
+/** Per member: runs asked and answered, the current streak and blockers reported. */
+export function participationByMember(deps: ReadDeps, teamId: string, w: Span) {
+  return memberParticipation(deps.db, teamId, w.from, w.to);
+}
+
+/** Members whose latest response in the window reports a blocker. */
+export function listActiveBlockers(deps: ReadDeps, teamId: string, w: Span) {
+  return activeBlockers(deps.db, teamId, w.from, w.to);
+}
+
+/** Full-text search over the answers, best matches first. */
+export function searchAnswers(deps: ReadDeps, teamId: string, query: string, w: Span, limit: number) {
+  return searchResponses(deps.db, teamId, query, w.from, w.to, limit);
 }

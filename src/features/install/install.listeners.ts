@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
+import { markUninstalled } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
-import { markUninstalled } from "./installations.repo.ts";
 
 /** Uninstall or a revoked bot token: keep the data, stop all work for the workspace until it reinstalls. */
 export function installListeners(bolt: App, deps: Deps): void {

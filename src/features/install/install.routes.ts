@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { errorBody, html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { hitRateLimit } from "../../http/rate-limit.ts";
+import { enforceRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { completeInstall, InstallError, installUrl } from "./install.service.ts";
@@ -14,13 +14,6 @@ function errorPage(message: string): string {
     "Upbeat install",
     `<h1>Upbeat could not be installed</h1><p>${escapeHtml(message)}</p><p><a href="/install">Start the install again</a></p>`,
   );
-}
-
-async function limited(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  const rate = await hitRateLimit(deps.db, `install:${req.ip}`, INSTALL_PER_MINUTE, deps.clock.now());
-  if (rate.allowed) return false;
-  reply.header("retry-after", String(rate.retryAfterSeconds)).status(429).send({ error: "Too many requests" });
-  return true;
 }
 
 /** Anything but one string (a repeated parameter) counts as absent: the page then explains what is missing. */
@@ -42,7 +35,7 @@ export function installRoutes(app: App, deps: Deps): void {
       },
     },
     async (req, reply) => {
-      if (await limited(deps, req, reply)) return reply;
+      await enforceRateLimit(deps, reply, `install:${req.ip}`, INSTALL_PER_MINUTE);
       return reply.redirect(installUrl(deps), 302);
     },
   );
@@ -51,7 +44,7 @@ export function installRoutes(app: App, deps: Deps): void {
     req: FastifyRequest<{ Querystring: z.output<typeof callbackQuery> }>,
     reply: FastifyReply,
   ) => {
-    if (await limited(deps, req, reply)) return reply;
+    await enforceRateLimit(deps, reply, `install:${req.ip}`, INSTALL_PER_MINUTE);
     try {
       const done = await completeInstall(deps, req.query);
       req.log.info({ team_id: done.teamId }, "workspace installed");

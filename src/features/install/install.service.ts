@@ -1,10 +1,9 @@
+import { upsertInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
-import { ensureAdmin } from "../members/members.repo.ts";
-import { issueLoginToken } from "../session/login-token.ts";
-import { claimNonce } from "../session/sessions.repo.ts";
-import { upsertInstallation } from "./installations.repo.ts";
+import { ensureAdmin } from "../members/index.ts";
+import { claimNonce, issueLoginToken } from "../session/index.ts";
 
 export const BOT_SCOPES = [
   "app_mentions:read",

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
 
@@ -31,6 +31,16 @@ export async function listMembers(ex: Executor, teamId: string): Promise<MemberR
     .from(members)
     .where(eq(members.teamId, teamId))
     .orderBy(asc(members.realName), asc(members.userId));
+}
+
+/** Which of these user ids are active members of the workspace. */
+export async function selectActiveMemberIds(ex: Executor, teamId: string, userIds: string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const found = await ex
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), eq(members.active, true), inArray(members.userId, userIds)));
+  return found.map((r) => r.userId);
 }
 
 /**

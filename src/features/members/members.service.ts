@@ -6,6 +6,7 @@ import {
   lockActiveAdmins,
   type MemberRow,
   type Role,
+  selectActiveMemberIds,
   setMemberRole,
   upsertPeople,
 } from "./members.repo.ts";
@@ -46,6 +47,16 @@ export async function applySlackUser(deps: Pick<Deps, "db" | "clock">, teamId: s
 
 export async function listMemberViews(deps: Pick<Deps, "db">, teamId: string): Promise<MemberView[]> {
   return (await listMembers(deps.db, teamId)).map(presentMember);
+}
+
+/** The member's timezone as Slack reports it; UTC when unknown. */
+export async function memberTimezone(deps: Pick<Deps, "db">, teamId: string, userId: string): Promise<string> {
+  return (await findMember(deps.db, teamId, userId))?.tz || "UTC";
+}
+
+/** Active members among these user ids, sorted: bots, apps and people who left are never asked. */
+export async function activeMemberIds(deps: Pick<Deps, "db">, teamId: string, userIds: string[]): Promise<string[]> {
+  return (await selectActiveMemberIds(deps.db, teamId, userIds)).sort();
 }
 
 function slackErrorCode(err: unknown): string | undefined {

@@ -7,6 +7,7 @@ export {
   DEFAULT_DAYS,
   deleteSchedule,
   getSchedule,
+  listActiveSchedules,
   listSchedules,
   MAX_QUESTION_LENGTH,
   MAX_QUESTIONS,
@@ -16,7 +17,7 @@ export {
   type ScheduleUpdate,
   type ScheduleView,
   scheduleCreateInput,
-  scheduleTiming,
+  schedulesToRun,
   scheduleUpdateInput,
   updateSchedule,
 } from "./schedules.service.ts";

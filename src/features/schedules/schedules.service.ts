@@ -2,18 +2,19 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
-import { DEFAULT_QUESTIONS } from "../templates/templates.ts";
+import { workspaceTimezone } from "../calendar/index.ts";
+import { DEFAULT_QUESTIONS } from "../templates/index.ts";
 import {
   insertSchedule,
   markScheduleDeleted,
   type SchedulePatch,
   type ScheduleRow,
-  selectCalendarTimezone,
   selectSchedule,
   selectSchedules,
+  selectSchedulesToRun,
   updateScheduleRow,
 } from "./schedules.repo.ts";
-import { canonicalTimezone, formatDays, parseDays, parseTime, type ScheduleTiming } from "./timing.ts";
+import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
 
 /** Schedule ids look like Slack ids: "S" and 10 characters of A–Z0–9. */
 export const SCHEDULE_ID = /^S[A-Z0-9]{10}$/;
@@ -43,11 +44,6 @@ export function presentSchedule(row: ScheduleRow): ScheduleView {
     questions: [...row.questions],
     active: row.active,
   };
-}
-
-/** The timing part of a stored schedule, for the run engine (rows were validated when saved). */
-export function scheduleTiming(row: Pick<ScheduleRow, "scheduleTime" | "scheduleTz" | "scheduleDays">): ScheduleTiming {
-  return { time: row.scheduleTime, tz: row.scheduleTz, days: parseDays(row.scheduleDays) ?? [] };
 }
 
 // ---- Input ------------------------------------------------------------------------------------
@@ -147,6 +143,16 @@ export async function listSchedules(deps: ReadDeps, teamId: string): Promise<Sch
   return (await selectSchedules(deps.db, teamId)).map(presentSchedule);
 }
 
+/** The workspace's active schedules, oldest first (the App Home lists them). */
+export async function listActiveSchedules(deps: ReadDeps, teamId: string): Promise<ScheduleView[]> {
+  return (await listSchedules(deps, teamId)).filter((s) => s.active);
+}
+
+/** Every active schedule of every installed workspace, as stored: the scheduler's input on each tick. */
+export async function schedulesToRun(deps: ReadDeps): Promise<ScheduleRow[]> {
+  return selectSchedulesToRun(deps.db);
+}
+
 /** A live schedule of the workspace; unknown, malformed, deleted and other workspaces' ids are all 404. */
 export async function getSchedule(deps: ReadDeps, teamId: string, id: string): Promise<ScheduleView> {
   const row = SCHEDULE_ID.test(id) ? await selectSchedule(deps.db, teamId, id) : undefined;
@@ -156,8 +162,7 @@ export async function getSchedule(deps: ReadDeps, teamId: string, id: string): P
 
 /** Without a timezone the schedule follows the workspace calendar, else UTC. */
 async function defaultTimezone(deps: ReadDeps, teamId: string): Promise<string> {
-  const calendarTz = await selectCalendarTimezone(deps.db, teamId);
-  return (calendarTz && canonicalTimezone(calendarTz)) || "UTC";
+  return canonicalTimezone(await workspaceTimezone(deps, teamId)) ?? "UTC";
 }
 
 export async function createSchedule(deps: WriteDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { schedules, workspaceCalendars } from "../../db/schema.ts";
-import { DEFAULT_QUESTIONS } from "../templates/templates.ts";
+import { DEFAULT_QUESTIONS } from "../templates/index.ts";
 
 const STANDUPS = "/dashboard/api/standups";
 const SCHEDULES = "/dashboard/api/schedules";

@@ -6,7 +6,7 @@ import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.
 import type { App } from "../../http/server.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
-import { findMember } from "../members/members.repo.ts";
+import { findMember } from "../members/index.ts";
 import { sendDashboardIndex } from "../web/index.ts";
 import { redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";

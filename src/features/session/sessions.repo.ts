@@ -1,16 +1,12 @@
 import { eq, lt, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { sessions, usedNonces } from "../../db/schema.ts";
+import type { SessionUser } from "../../http/auth.ts";
 
-export interface SessionUser {
-  teamId: string;
-  userId: string;
-  teamName: string;
-  role: "admin" | "member";
-  expiresAt: Date;
-}
-
-/** The session with its member's current role: role is read per request, so a change applies at once. */
+/**
+ * The session with its member's current role: role is read per request, so a change applies at once.
+ * Runs on every dashboard API request, so members and installations are joined here in one statement.
+ */
 export async function findSessionUser(ex: Executor, idHash: string, now: Date): Promise<SessionUser | undefined> {
   const [row] = await rows<{
     team_id: string;

@@ -1,9 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
-import { members, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
+import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { nextRunAfter, parseDays } from "../schedules/timing.ts";
-import { loginUrl } from "../session/login-token.ts";
+import { memberTimezone } from "../members/index.ts";
+import { listActiveSchedules, nextRunAfter, parseDays } from "../schedules/index.ts";
+import { loginUrl } from "../session/index.ts";
 import { ACTIONS } from "./messages.ts";
 
 type Block = Record<string, unknown>;
@@ -18,16 +19,8 @@ const STATUS_TEXT: Record<string, string> = {
 /** The App Home tab: the member's schedules, today's status for each, next run in their timezone, a dashboard link. */
 export async function buildHomeView(deps: Deps, teamId: string, userId: string): Promise<Record<string, unknown>> {
   const now = deps.clock.now();
-  const [member] = await deps.db
-    .select({ tz: members.tz })
-    .from(members)
-    .where(and(eq(members.teamId, teamId), eq(members.userId, userId)));
-  const tz = member?.tz || "UTC";
-  const list = await deps.db
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.teamId, teamId), isNull(schedules.deletedAt), eq(schedules.active, true)))
-    .orderBy(schedules.createdAt);
+  const tz = await memberTimezone(deps, teamId, userId);
+  const list = await listActiveSchedules(deps, teamId);
 
   const blocks: Block[] = [{ type: "header", text: { type: "plain_text", text: "Your standups" } }];
   if (list.length === 0)
@@ -36,7 +29,7 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
       text: { type: "mrkdwn", text: "No standups are scheduled yet. An admin can create one in the dashboard." },
     });
   for (const s of list) {
-    const today = DateTime.fromJSDate(now, { zone: s.scheduleTz }).toISODate()!;
+    const today = DateTime.fromJSDate(now, { zone: s.schedule_tz }).toISODate()!;
     const [row] = await deps.db
       .select({ status: runParticipants.status, answered: responses.id })
       .from(standupRuns)
@@ -44,9 +37,9 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
       .leftJoin(responses, and(eq(responses.runId, standupRuns.id), eq(responses.userId, userId)))
       .where(and(eq(standupRuns.scheduleId, s.id), eq(standupRuns.localDate, today)));
     const status = row?.answered ? "answered" : (row?.status ?? "none");
-    const days = parseDays(s.scheduleDays) ?? [];
+    const days = parseDays(s.schedule_days) ?? [];
     const next = nextRunAfter(
-      { time: s.scheduleTime, tz: s.scheduleTz, days },
+      { time: s.schedule_time, tz: s.schedule_tz, days },
       DateTime.fromJSDate(now, { zone: "utc" }),
       () => false,
     );
@@ -55,7 +48,7 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `*<#${s.channelId}>* · ${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status]}\nNext run: ${nextText}`,
+        text: `*<#${s.channel_id}>* · ${s.schedule_time} ${s.schedule_tz} · ${s.schedule_days}\nToday: ${STATUS_TEXT[status]}\nNext run: ${nextText}`,
       },
     });
   }

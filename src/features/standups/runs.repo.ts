@@ -1,42 +1,10 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { holidays, installations, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
+import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 
 export type RunRow = typeof standupRuns.$inferSelect;
 export type ResponseRow = typeof responses.$inferSelect;
 export type ParticipantRow = typeof runParticipants.$inferSelect;
-export type ScheduleRow = typeof schedules.$inferSelect;
-
-/** Active, not deleted schedules of installed workspaces: what the scheduler looks at each tick. */
-export async function schedulesToConsider(ex: Executor): Promise<ScheduleRow[]> {
-  const found = await ex
-    .select({ s: schedules })
-    .from(schedules)
-    .innerJoin(installations, and(eq(installations.teamId, schedules.teamId), isNull(installations.uninstalledAt)))
-    .where(and(eq(schedules.active, true), isNull(schedules.deletedAt)));
-  return found.map((f) => f.s);
-}
-
-/** Holidays of these workspaces between two dates, as team → set of YYYY-MM-DD. */
-export async function holidaysBetween(
-  ex: Executor,
-  teamIds: string[],
-  from: string,
-  to: string,
-): Promise<Map<string, Set<string>>> {
-  const out = new Map<string, Set<string>>();
-  if (teamIds.length === 0) return out;
-  const found = await ex
-    .select({ teamId: holidays.teamId, date: holidays.date })
-    .from(holidays)
-    .where(and(inArray(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
-  for (const h of found) {
-    const set = out.get(h.teamId) ?? new Set<string>();
-    set.add(h.date);
-    out.set(h.teamId, set);
-  }
-  return out;
-}
 
 /** Which of these (schedule, local date) pairs already have a run: the cheap pre-check before claiming. */
 export async function existingRunKeys(ex: Executor, scheduleIds: string[], fromDate: string): Promise<Set<string>> {

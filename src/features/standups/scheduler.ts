@@ -1,16 +1,15 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
-import { dueRun, parseDays } from "../schedules/timing.ts";
+import { holidaysBetween } from "../calendar/index.ts";
+import { dueRun, parseDays, schedulesToRun } from "../schedules/index.ts";
 import {
   claimClose,
   claimReminder,
   claimRun,
   existingRunKeys,
-  holidaysBetween,
   participantsWithStatus,
   runsNeedingReminder,
   runsToClose,
-  schedulesToConsider,
 } from "./runs.repo.ts";
 
 export const TICK_MS = 30_000;
@@ -40,10 +39,10 @@ export async function tick(deps: Deps): Promise<TickResult> {
   const nowDt = DateTime.fromJSDate(now, { zone: "utc" });
   const result: TickResult = { started: [], skipped: 0, reminded: 0, closed: 0 };
 
-  const all = await schedulesToConsider(deps.db);
+  const all = await schedulesToRun(deps);
   const fromDate = nowDt.minus({ days: 2 }).toISODate()!;
   const toDate = nowDt.plus({ days: 2 }).toISODate()!;
-  const holidays = await holidaysBetween(deps.db, [...new Set(all.map((s) => s.teamId))], fromDate, toDate);
+  const holidays = await holidaysBetween(deps, [...new Set(all.map((s) => s.teamId))], fromDate, toDate);
   const existing = await existingRunKeys(
     deps.db,
     all.map((s) => s.id),

@@ -1,9 +1,8 @@
 import type { WebClient } from "@slack/web-api";
-import { and, eq, inArray } from "drizzle-orm";
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { postOnce } from "../../chat/post-once.ts";
-import { members } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { activeMemberIds } from "../members/index.ts";
 import {
   askMessage,
   confirmMessage,
@@ -47,16 +46,6 @@ async function channelMembers(client: WebClient, channel: string): Promise<strin
   return ids;
 }
 
-/** Active workspace members among these ids: bots, apps and people who left are never asked. */
-async function activeMembersAmong(deps: Deps, teamId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const found = await deps.db
-    .select({ userId: members.userId })
-    .from(members)
-    .where(and(eq(members.teamId, teamId), eq(members.active, true), inArray(members.userId, ids)));
-  return found.map((r) => r.userId).sort();
-}
-
 async function ensureParent(deps: Deps, client: WebClient, run: RunRow): Promise<string> {
   if (run.parentTs) return run.parentTs;
   const msg = parentMessage(run);
@@ -76,7 +65,7 @@ async function fanout(deps: Deps, teamId: string, runId: number): Promise<void> 
   const post = await deps.chat.forTeam(teamId, "post");
   await ensureParent(deps, post, run);
   const read = await deps.chat.forTeam(teamId, "read");
-  const participants = await activeMembersAmong(deps, teamId, await channelMembers(read, run.channelId));
+  const participants = await activeMemberIds(deps, teamId, await channelMembers(read, run.channelId));
   // Inserting a participant is the claim; the ask job is enqueued in the same transaction, so a retry of
   // this job neither loses nor doubles anyone.
   const added = await deps.db.transaction(async (tx) => {

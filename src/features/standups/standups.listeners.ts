@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { Deps } from "../../deps.ts";
-import { loginUrl } from "../session/login-token.ts";
+import { loginUrl } from "../session/index.ts";
 import { answerInConversation, existingAnswers, skipRun, skipToday, submitResponse } from "./answers.service.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";

@@ -1,7 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
-import { installations } from "../../db/schema.ts";
+import type { Executor } from "../db/client.ts";
+import { installations } from "../db/schema.ts";
 
+/** The installation store: one row per workspace with its encrypted bot token (Bolt's `authorize` and the Web API clients read it). */
 export type Installation = typeof installations.$inferSelect;
 
 export async function findInstallation(ex: Executor, teamId: string): Promise<Installation | undefined> {

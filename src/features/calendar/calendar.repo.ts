@@ -1,0 +1,25 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { holidays, workspaceCalendars } from "../../db/schema.ts";
+
+/** The workspace calendar's timezone as saved; undefined when the workspace has none. */
+export async function selectCalendarTimezone(ex: Executor, teamId: string): Promise<string | undefined> {
+  const [row] = await ex
+    .select({ timezone: workspaceCalendars.timezone })
+    .from(workspaceCalendars)
+    .where(eq(workspaceCalendars.teamId, teamId))
+    .limit(1);
+  return row?.timezone;
+}
+
+export async function selectHolidays(
+  ex: Executor,
+  teamIds: string[],
+  from: string,
+  to: string,
+): Promise<{ teamId: string; date: string }[]> {
+  return ex
+    .select({ teamId: holidays.teamId, date: holidays.date })
+    .from(holidays)
+    .where(and(inArray(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
+}

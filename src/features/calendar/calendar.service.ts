@@ -1,0 +1,41 @@
+import { DateTime, IANAZone } from "luxon";
+import type { Deps } from "../../deps.ts";
+import { selectCalendarTimezone, selectHolidays } from "./calendar.repo.ts";
+
+/**
+ * The workspace calendar (timezone and holidays; the Celebrations settings edit it). Every "today" of
+ * reports, the feed, the MCP tools and new schedules' default zone comes from here.
+ */
+
+/** The calendar's timezone when one is saved and valid, else UTC. */
+export async function workspaceTimezone(deps: Pick<Deps, "db">, teamId: string): Promise<string> {
+  const saved = await selectCalendarTimezone(deps.db, teamId);
+  return saved && IANAZone.isValidZone(saved) ? saved : "UTC";
+}
+
+/** The `YYYY-MM-DD` date on the wall clocks of `timezone` at `now`. */
+export function todayIn(timezone: string, now: Date): string {
+  return DateTime.fromJSDate(now, { zone: timezone }).toISODate()!;
+}
+
+/** "Today" is the date in the workspace timezone, so Auckland and Los Angeles differ on the same instant. */
+export async function workspaceToday(deps: Pick<Deps, "db" | "clock">, teamId: string): Promise<string> {
+  return todayIn(await workspaceTimezone(deps, teamId), deps.clock.now());
+}
+
+/** Holidays of these workspaces between two dates (both included), as team → set of YYYY-MM-DD. */
+export async function holidaysBetween(
+  deps: Pick<Deps, "db">,
+  teamIds: string[],
+  from: string,
+  to: string,
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (teamIds.length === 0) return out;
+  for (const h of await selectHolidays(deps.db, teamIds, from, to)) {
+    const set = out.get(h.teamId) ?? new Set<string>();
+    set.add(h.date);
+    out.set(h.teamId, set);
+  }
+  return out;
+}
