@@ -1,5 +1,8 @@
 import { DateTime } from "luxon";
+import { isRealDate, MAX_WINDOW_DAYS } from "../../contract/index.ts";
 import { badRequest } from "../../http/errors.ts";
+
+export { isRealDate };
 
 /**
  * Date windows for reports, analytics, the CSV export and the MCP tools: `YYYY-MM-DD` calendar dates in the
@@ -14,7 +17,7 @@ export interface DateWindow {
 }
 
 /** The longest look-back a `days` argument may ask for, on the dashboard and in the MCP tools. */
-export const MAX_DAYS = 365;
+export const MAX_DAYS = MAX_WINDOW_DAYS;
 /** The widest explicit from/to range a report or analytics query may span. */
 export const MAX_SPAN_DAYS = 366;
 
@@ -26,11 +29,6 @@ export function daysBetween(from: string, to: string): number {
   return (
     Math.round(DateTime.fromISO(to, { zone: "utc" }).diff(DateTime.fromISO(from, { zone: "utc" }), "days").days) + 1
   );
-}
-
-/** `YYYY-MM-DD` naming a day that exists (no 2026-02-30). */
-export function isRealDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value, { zone: "utc" }).isValid;
 }
 
 /**
