@@ -40,6 +40,38 @@ function transform(input: TransformInput) {
   return out;
 }
 
+type TransformObjectInput = Parameters<typeof jsonSchemaTransformObject>[0];
+
+/**
+ * Components from the zod registry, keeping only those the paths reach: the provider emits an input and an
+ * output variant of every registered schema, and responses use only the output ones.
+ */
+function transformObject(input: TransformObjectInput) {
+  const doc = jsonSchemaTransformObject(input) as {
+    paths?: unknown;
+    components?: { schemas?: Record<string, unknown> };
+  };
+  const schemas = doc.components?.schemas;
+  if (!schemas) return doc;
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== "object") return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "$ref" && typeof child === "string" && child.startsWith("#/components/schemas/")) {
+        const name = child.slice("#/components/schemas/".length);
+        if (!reached.has(name)) {
+          reached.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(child);
+    }
+  };
+  visit(doc.paths);
+  doc.components!.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
+  return doc;
+}
+
 /** The OpenAPI 3.1 document, generated from the zod schemas every route declares. */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -70,7 +102,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
     },
     transform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: transformObject as typeof jsonSchemaTransformObject,
   });
 
   app.get(
