@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
+import type { FakeSlack } from "../dev/fake-slack/index.ts";
 import { responses, runParticipants, schedules, standupRuns } from "../src/db/schema.ts";
 import type { Deps } from "../src/deps.ts";
 import { upsertInstallation } from "../src/features/install/installations.repo.ts";
@@ -9,7 +10,6 @@ import { runStartFor } from "../src/features/schedules/timing.ts";
 import { isActiveBlocker } from "../src/features/standups/blockers.ts";
 import { DEFAULT_QUESTIONS } from "../src/features/templates/templates.ts";
 import { encryptSecret } from "../src/lib/crypto.ts";
-import type { FakeSlack } from "../test/support/fake-slack.ts";
 import {
   BLOCKERS_NONE,
   BLOCKERS_REAL,

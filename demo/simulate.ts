@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { FakeSlack } from "../test/support/fake-slack.ts";
+import type { FakeSlack } from "../dev/fake-slack/index.ts";
 import {
   BLOCKERS_NONE,
   BLOCKERS_REAL,
