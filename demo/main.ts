@@ -4,7 +4,7 @@ import { startFakeSlack } from "../dev/fake-slack/index.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { buildDeps, createLogger } from "../src/deps.ts";
-import { loginUrl } from "../src/features/session/login-token.ts";
+import { loginUrl } from "../src/features/session/index.ts";
 import { DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
 import { isSeeded, populateFakeSlack, schedulePulse, seedDemo } from "./seed.ts";
 import { MemberSimulator } from "./simulate.ts";
