@@ -98,7 +98,7 @@ describe("secrets stay out of logs", () => {
     const { Writable } = await import("node:stream");
     const { createLogger } = await import("../src/deps.ts");
     const { createTestApp } = await import("./support/app.ts");
-    const { issueLoginToken } = await import("../src/features/session/login-token.ts");
+    const { issueLoginToken } = await import("../src/features/session/index.ts");
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _enc, cb) {
