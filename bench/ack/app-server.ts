@@ -13,7 +13,7 @@ import { sql } from "drizzle-orm";
 import { buildApp } from "../../src/app.ts";
 import { rows } from "../../src/db/client.ts";
 import { buildDeps, createLogger } from "../../src/deps.ts";
-import { upsertInstallation } from "../../src/features/install/installations.repo.ts";
+import { upsertInstallation } from "../../src/features/install/index.ts";
 import { encryptSecret } from "../../src/lib/crypto.ts";
 import { answerIpc, CpuProfiler, loadConfigOrExit } from "../lib/app-child.ts";
 import { BENCH_APP_ENV, BENCH_TEAM_ID } from "./shared.ts";

@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { buildApp } from "../../src/app.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { buildDeps, createLogger } from "../../src/deps.ts";
-import { tick } from "../../src/features/standups/scheduler.ts";
+import { tick } from "../../src/features/standups/index.ts";
 import type { QueueSettings } from "../../src/jobs/queue.ts";
 import { answerIpc, CpuProfiler, loadConfigOrExit } from "../lib/app-child.ts";
 import type { InstanceRequest } from "./shared.ts";

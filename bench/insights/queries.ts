@@ -9,11 +9,13 @@ import {
   memberParticipation,
   moodCounts,
   participationByDay,
+  resolveWindow,
+  shiftDate,
   standupsBetween,
   statsFor,
-} from "../../src/features/insights/insights.repo.ts";
-import { resolveWindow, shiftDate, workspaceTimezone } from "../../src/features/insights/window.ts";
-import { findSessionUser } from "../../src/features/session/sessions.repo.ts";
+  workspaceTimezone,
+} from "../../src/features/insights/index.ts";
+import { findSessionUser } from "../../src/features/session/index.ts";
 import { hitRateLimit } from "../../src/http/rate-limit.ts";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 

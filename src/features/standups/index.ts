@@ -8,4 +8,4 @@ export {
   type PastRun,
 } from "./history.repo.ts";
 export { MOODS, type Mood } from "./messages.ts";
-export { tick } from "./scheduler.ts";
+export { TICK_MS, tick } from "./scheduler.ts";
