@@ -1,6 +1,5 @@
 /** The insights feature's public face: other features, the demo and the benchmarks import from here only. */
-export { csvLine } from "./csv.ts";
-export { CSV_COLUMNS, csvChunks, exportRows } from "./export.routes.ts";
+export { csvChunks, exportRows } from "./export.routes.ts";
 export {
   blockersByDay,
   memberParticipation,
