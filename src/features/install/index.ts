@@ -1,2 +1,2 @@
 /** The install feature's public face: other features, the demo and the benchmarks import from here only. */
-export { findInstallation, type Installation, upsertInstallation } from "./installations.repo.ts";
+export { findInstallation, upsertInstallation } from "./installations.repo.ts";

@@ -7,5 +7,5 @@ export {
   type PastParticipant,
   type PastRun,
 } from "./history.repo.ts";
-export { MOODS, type Mood } from "./messages.ts";
+export { MOODS } from "./messages.ts";
 export { TICK_MS, tick } from "./scheduler.ts";
