@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import { startFakeSlack } from "../dev/fake-slack/index.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { buildDeps, createLogger } from "../src/deps.ts";
 import { loginUrl } from "../src/features/session/index.ts";
-import { startFakeSlack } from "../test/support/fake-slack.ts";
 import { DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
 import { isSeeded, populateFakeSlack, schedulePulse, seedDemo } from "./seed.ts";
 import { MemberSimulator } from "./simulate.ts";

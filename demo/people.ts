@@ -1,4 +1,4 @@
-import { mulberry32 } from "../test/support/fake-slack/faults.ts";
+import { mulberry32 } from "../dev/fake-slack/index.ts";
 
 /** The simulated workspace: who works there, where, and how they tend to answer. Fixed, so every demo looks alike. */
 

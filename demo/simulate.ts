@@ -1,5 +1,5 @@
-import { createHmac } from "node:crypto";
-import type { FakeSlack } from "../test/support/fake-slack.ts";
+import type { FakeSlack } from "../dev/fake-slack/index.ts";
+import { interactionForm, sign } from "../dev/slack-signing.ts";
 import {
   BLOCKERS_NONE,
   BLOCKERS_REAL,
@@ -67,13 +67,8 @@ export class MemberSimulator {
   }
 
   async #post(path: string, body: string, contentType: string): Promise<void> {
-    const ts = Math.floor(Date.now() / 1000);
-    const signature = `v0=${createHmac("sha256", this.signingSecret).update(`v0:${ts}:${body}`).digest("hex")}`;
-    const res = await fetch(`${this.appUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": contentType, "x-slack-request-timestamp": String(ts), "x-slack-signature": signature },
-      body,
-    });
+    const { headers } = sign(body, { nowMs: Date.now(), secret: this.signingSecret, contentType });
+    const res = await fetch(`${this.appUrl}${path}`, { method: "POST", headers, body });
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
   }
 
@@ -84,10 +79,9 @@ export class MemberSimulator {
       api_app_id: "A0FAKEUPBEAT",
       token: "demo",
     };
-    const form = (payload: object) => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
     await this.#post(
       "/chat/interactions",
-      form({
+      interactionForm({
         ...base,
         type: "block_actions",
         trigger_id: `demo.${runId}.${userId}`,
@@ -100,7 +94,7 @@ export class MemberSimulator {
     const mood = pickWeighted(this.#r, MOOD_WEIGHTS);
     await this.#post(
       "/chat/interactions",
-      form({
+      interactionForm({
         ...base,
         type: "view_submission",
         trigger_id: `demo.sub.${runId}.${userId}`,

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sign } from "../../dev/slack-signing.ts";
 
 /** Fixed, bench-only secrets: the app server is started with them and the load generator signs with them. */
 export const BENCH_SIGNING_SECRET = "bench-signing-secret-0123456789abcdef";
@@ -22,22 +23,13 @@ export const BENCH_APP_ENV: Readonly<Record<string, string>> = {
   CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
 };
 
-/** Slack's v0 signature headers for a JSON body: HMAC-SHA256 of `v0:<ts>:<body>`. */
+/** Slack's v0 signature headers for a JSON body (HMAC-SHA256 of `v0:<ts>:<body>`), signed now. */
 export function signedHeaders(body: string, opts: { retryNum?: number; secret?: string } = {}): Record<string, string> {
-  const ts = Math.floor(Date.now() / 1000);
-  const signature = `v0=${createHmac("sha256", opts.secret ?? BENCH_SIGNING_SECRET)
-    .update(`v0:${ts}:${body}`)
-    .digest("hex")}`;
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-slack-request-timestamp": String(ts),
-    "x-slack-signature": signature,
-  };
-  if (opts.retryNum !== undefined) {
-    headers["x-slack-retry-num"] = String(opts.retryNum);
-    headers["x-slack-retry-reason"] = "http_timeout";
-  }
-  return headers;
+  return sign(body, {
+    nowMs: Date.now(),
+    secret: opts.secret ?? BENCH_SIGNING_SECRET,
+    ...(opts.retryNum !== undefined ? { retryNum: opts.retryNum } : {}),
+  }).headers;
 }
 
 /** Unique event ids for this process: a random prefix (so reruns never collide) and a counter. */

@@ -1,19 +1,20 @@
 /**
- * Where the export's time goes, without HTTP, and what alternatives would give. Diagnostic for
+ * Where the export's time goes, without HTTP, and what an alternative would give. Diagnostic for
  * bench/export, not part of the benchmark. Against a seeded database it runs, each over the whole range:
  *
- *   1. src's exportRows (keyset batches of 2000 through drizzle): the SQL and the driver's decoding;
- *   2. the same plus src's csvLine per row: everything the route does except HTTP;
- *   3. a sketch: the same keyset batches with PostgreSQL building the CSV text (one string per batch,
- *      same quoting and formula guard as csv.ts), checked byte-identical to pass 2;
- *   4. the sketch with batches of 10,000.
+ *   1. the insights feature's exportRows (keyset batches of 2000 through drizzle): the SQL and the driver's
+ *      decoding;
+ *   2. the feature's csvChunks, the route's CSV generator: everything the route does except HTTP (its
+ *      "batches" are the 250-row chunks it yields);
+ *   3. experiment, not the app's code: the same keyset batches with PostgreSQL building the CSV text (one
+ *      string per batch, same quoting and formula guard as csv.ts), checked byte-identical to pass 2;
+ *   4. the experiment with batches of 10,000.
  *
- * With --with-index, passes 1 and 3 run again after creating an index on responses (team_id,
- * standup_date, id) in that database (dropped afterwards), so the keyset predicate becomes an index
- * range. It prints rows/s, per-batch query wait, node CPU and heap growth per pass, and the plan of one
- * mid-range batch. Run it pinned like the app: `taskset -c 1 npx tsx --expose-gc bench/export/breakdown.ts`.
+ * It prints rows/s, per-batch query wait, node CPU and heap growth per pass, and the plan of one batch as
+ * exportRows sends it (recorded, not copied). Run it pinned like the app:
+ * `taskset -c 1 npx tsx --expose-gc bench/export/breakdown.ts`.
  *
- *   npx tsx bench/export/breakdown.ts <postgres url> [--team T0BENCH] [--with-index]
+ *   npx tsx bench/export/breakdown.ts <postgres url> [--team T0BENCH]
  *
  * Seed the database first, e.g. `BENCH_DATABASE_URL=<url> npm run bench:seed -- --members 4525`.
  */
@@ -21,22 +22,22 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { type Executor, openDatabase, rows } from "../../src/db/client.ts";
-import { CSV_COLUMNS, csvLine, exportRows } from "../../src/features/insights/index.ts";
+import { type Db, type Executor, openDatabase, rows } from "../../src/db/client.ts";
+import { csvChunks, exportRows } from "../../src/features/insights/index.ts";
 import { cpuMs, fmtInt, percentiles, table } from "../seed/harness.ts";
 
 const { values: args, positionals } = parseArgs({
   options: {
     team: { type: "string", default: "T0BENCH" },
-    "with-index": { type: "boolean", default: false },
   },
   allowPositionals: true,
   strict: true,
 });
 const url = positionals[0] ?? process.env.BENCH_DATABASE_URL;
 if (!url) {
-  process.stderr.write("usage: npx tsx bench/export/breakdown.ts <postgres url> [--team T0BENCH] [--with-index]\n");
+  process.stderr.write("usage: npx tsx bench/export/breakdown.ts <postgres url> [--team T0BENCH]\n");
   process.exit(2);
 }
 const TEAM = args.team;
@@ -62,7 +63,7 @@ const LINE_SQL = [
   .map(csvCellSql)
   .join(` || ',' || `);
 
-/** Keyset batches where PostgreSQL builds the CSV: one row per batch (text, count, last key). */
+/** Experiment: keyset batches where PostgreSQL builds the CSV, one row per batch (text, count, last key). */
 async function* sqlCsvBatches(ex: Executor, batch: number): AsyncGenerator<string> {
   let after: { date: string; id: number } | undefined;
   for (;;) {
@@ -139,10 +140,32 @@ async function pass(name: string, produce: (ex: Executor) => AsyncGenerator<stri
 async function* rowsOnly(ex: Executor): AsyncGenerator<number> {
   for await (const batch of exportRows(ex, TEAM, FROM, TO)) yield batch.length;
 }
+/** The route's CSV without its header line (the SQL experiment has none), so the digests compare. */
 async function* routeCsv(ex: Executor): AsyncGenerator<string> {
-  for await (const batch of exportRows(ex, TEAM, FROM, TO)) {
-    yield batch.map((r) => csvLine(CSV_COLUMNS.map((c) => r[c]))).join("");
+  let header = true;
+  for await (const chunk of csvChunks(ex, TEAM, FROM, TO)) {
+    if (!header) yield chunk;
+    header = false;
   }
+}
+
+/** The statement exportRows sends for its second batch (the first with a keyset bound), as text and parameters. */
+async function secondBatchStatement(db: Db): Promise<{ sql: string; params: unknown[] }> {
+  const dialect = new PgDialect();
+  const sent: { sql: string; params: unknown[] }[] = [];
+  const recording = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop !== "execute") return Reflect.get(target, prop, receiver);
+      return (query: ReturnType<typeof sql>) => {
+        sent.push(dialect.sqlToQuery(query));
+        return target.execute(query);
+      };
+    },
+  });
+  for await (const _ of exportRows(recording, TEAM, FROM, TO)) if (sent.length >= 2) break;
+  const statement = sent[1] ?? sent[0];
+  if (!statement) throw new Error(`no export rows for team ${TEAM}`);
+  return statement;
 }
 
 async function main(): Promise<void> {
@@ -153,21 +176,9 @@ async function main(): Promise<void> {
   const results: Pass[] = [];
   try {
     results.push(await pass("1 exportRows (SQL + decode)", rowsOnly));
-    results.push(await pass("2 exportRows + csvLine (route minus HTTP)", routeCsv));
-    results.push(await pass("3 sketch: CSV built in SQL, batch 2000", (ex) => sqlCsvBatches(ex, 2000)));
-    results.push(await pass("4 sketch: CSV built in SQL, batch 10000", (ex) => sqlCsvBatches(ex, 10000)));
-    if (args["with-index"]) {
-      await admin.query("create index bench_responses_team_date_id_idx on responses (team_id, standup_date, id)");
-      await admin.query("analyze responses");
-      try {
-        results.push(await pass("1 + index (team_id, standup_date, id)", rowsOnly));
-        results.push(await pass("2 + index", routeCsv));
-        results.push(await pass("3 + index", (ex) => sqlCsvBatches(ex, 2000)));
-        results.push(await pass("4 + index", (ex) => sqlCsvBatches(ex, 10000)));
-      } finally {
-        await admin.query("drop index if exists bench_responses_team_date_id_idx");
-      }
-    }
+    results.push(await pass("2 csvChunks (route minus HTTP)", routeCsv));
+    results.push(await pass("3 experiment: CSV built in SQL, batch 2000", (ex) => sqlCsvBatches(ex, 2000)));
+    results.push(await pass("4 experiment: CSV built in SQL, batch 10000", (ex) => sqlCsvBatches(ex, 10000)));
     process.stdout.write(
       `${table(
         ["pass", "rows", "seconds", "rows/s", "batches", "wait p50 ms", "p99", "node CPU s", "heap +MB", "csv sha256"],
@@ -195,29 +206,17 @@ async function main(): Promise<void> {
     const digests = new Set(results.filter((r) => !r.name.startsWith("1")).map((r) => r.digest));
     if (digests.size > 1) process.stdout.write("WARNING: the CSV differs between passes\n");
 
-    // One batch from the middle of the range, the way exportRows asks for it.
-    const mid = await admin.query<{ d: string; id: string }>(
-      `select standup_date::text as d, id from responses where team_id = $1
-       order by standup_date, id offset (select count(*) / 2 from responses where team_id = $1) limit 1`,
-      [TEAM],
-    );
-    const m = mid.rows[0];
-    if (m) {
+    const database = await openDatabase(url!);
+    try {
+      const statement = await secondBatchStatement(database.db);
       const plan = await admin.query<{ "QUERY PLAN": string }>(
-        `explain (analyze, buffers)
-         select r.id::int as id, r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,
-                r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,
-                to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at
-         from responses r
-         left join members m on m.team_id = r.team_id and m.user_id = r.user_id
-         where r.team_id = $1 and r.standup_date between $2 and $3
-           and (r.standup_date, r.id) > ($4::date, $5)
-         order by r.standup_date, r.id
-         limit 2000`,
-        [TEAM, FROM, TO, m.d, m.id],
+        `explain (analyze, buffers) ${statement.sql}`,
+        statement.params,
       );
-      process.stdout.write(`\nplan of one mid-range batch of exportRows (after ${m.d}, id ${m.id}):\n`);
+      process.stdout.write(`\nplan of exportRows's second batch (parameters ${JSON.stringify(statement.params)}):\n`);
       for (const r of plan.rows) process.stdout.write(`  ${r["QUERY PLAN"]}\n`);
+    } finally {
+      await database.close();
     }
   } finally {
     await admin.end();

@@ -31,13 +31,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { type FakeSlack, startFakeSlack } from "../../dev/fake-slack/index.ts";
+import { upsertInstallation } from "../../src/chat/installations.repo.ts";
 import { type Db, openDatabase, rows } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
-import { installations, schedules } from "../../src/db/schema.ts";
 import { upsertPeople } from "../../src/features/members/index.ts";
-import { DEFAULT_QUESTIONS } from "../../src/features/templates/index.ts";
+import { createSchedule, scheduleCreateInput } from "../../src/features/schedules/index.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
-import { type FakeSlack, startFakeSlack } from "../../test/support/fake-slack.ts";
 import { askChild, stopChild } from "../lib/child.ts";
 import { cpuMs } from "../lib/proc.ts";
 import { type CpuProfile, summarizeProfileBusy } from "../lib/profile.ts";
@@ -479,51 +479,51 @@ function hhmm(ms: number): string {
   return new Date(ms).toISOString().slice(11, 16);
 }
 
-/** What the install flow and the member sync would have stored, and one schedule per workspace. */
+/** What the install flow and the member sync would have stored, and one schedule per workspace (its service). */
 async function seed(db: Db, world: World, dueMs: number): Promise<void> {
   const key = deriveKey(BENCH_SESSION_SECRET_KEY, "token-encryption");
   const now = new Date();
-  await db.insert(installations).values(
-    world.teams.map((t) => ({
-      teamId: t.id,
-      teamName: t.name,
-      botUserId: t.botUserId,
-      botTokenEnc: encryptSecret(key, t.token),
-      scopes: "chat:write,commands,reactions:write,channels:read,im:write,users:read",
-      installerUserId: t.users[0]!,
-      installedAt: now,
-      updatedAt: now,
-    })),
-  );
-  for (const t of world.teams) {
-    await upsertPeople(
-      db,
-      t.id,
-      t.users.map((u) => ({
-        userId: u,
-        realName: `Person ${u}`,
-        displayName: u.toLowerCase(),
-        email: `${u.toLowerCase()}@example.com`,
-        tz: "UTC",
-        active: true,
-        slackAdmin: false,
-      })),
-      now,
-    );
-  }
-  await db.insert(schedules).values(
-    world.teams.map((t) => ({
-      id: `S${t.id}`,
-      teamId: t.id,
-      channelId: t.channelId,
-      scheduleTime: hhmm(dueMs),
-      scheduleTz: "UTC",
-      scheduleDays: "mon,tue,wed,thu,fri,sat,sun",
-      questions: [...DEFAULT_QUESTIONS],
-      active: true,
-      createdAt: now,
-      updatedAt: now,
-    })),
+  const clock = { now: () => now };
+  // The pool has a few connections: workspaces are seeded side by side, each in its own order.
+  await Promise.all(
+    world.teams.map(async (t) => {
+      await upsertInstallation(
+        db,
+        {
+          teamId: t.id,
+          teamName: t.name,
+          botUserId: t.botUserId,
+          botTokenEnc: encryptSecret(key, t.token),
+          scopes: "chat:write,commands,reactions:write,channels:read,im:write,users:read",
+          installerUserId: t.users[0]!,
+        },
+        now,
+      );
+      await upsertPeople(
+        db,
+        t.id,
+        t.users.map((u) => ({
+          userId: u,
+          realName: `Person ${u}`,
+          displayName: u.toLowerCase(),
+          email: `${u.toLowerCase()}@example.com`,
+          tz: "UTC",
+          active: true,
+          slackAdmin: false,
+        })),
+        now,
+      );
+      await createSchedule(
+        { db, clock },
+        t.id,
+        scheduleCreateInput.parse({
+          channel_id: t.channelId,
+          schedule_time: hhmm(dueMs),
+          schedule_tz: "UTC",
+          schedule_days: "mon,tue,wed,thu,fri,sat,sun",
+        }),
+      );
+    }),
   );
 }
 

@@ -87,6 +87,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:seed failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  // drizzle wraps the database's error in one that lists the whole statement with every parameter.
+  let cause = err;
+  while (cause instanceof Error && cause.cause !== undefined) cause = cause.cause;
+  process.stderr.write(`bench:seed failed: ${cause instanceof Error ? cause.message : String(cause)}\n`);
   process.exit(1);
 });

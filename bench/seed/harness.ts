@@ -8,7 +8,8 @@ import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { issueLoginToken } from "../../src/features/session/index.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { insertSession, issueLoginToken } from "../../src/features/session/index.ts";
 import { SESSION_TTL_MS } from "../../src/http/auth.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { deriveKey, randomToken, sha256Hex } from "../../src/lib/crypto.ts";
@@ -283,25 +284,28 @@ export async function signIn(port: number, teamId: string, userId: string): Prom
 }
 
 /**
- * More sessions for the same admin, written the way the login route writes them (sha256 of the cookie).
- * The dashboard API allows 600 requests a minute per session; a load test rotates over many sessions,
- * like many people with the dashboard open, so it measures the endpoint and not the 429 path.
+ * More sessions for the same admin, written as the login route writes them (insertSession, sha256 of the
+ * cookie). The dashboard API allows 600 requests a minute per session; a load test rotates over many
+ * sessions, like many people with the dashboard open, so it measures the endpoint and not the 429 path.
  */
 export async function extraSessions(url: string, teamId: string, userId: string, n: number): Promise<string[]> {
   const raws = Array.from({ length: n }, () => randomToken(32));
   const now = new Date();
-  const client = new pg.Client({ connectionString: url });
-  // A server-side termination (e.g. the cleanup's drop … with (force)) must not crash the process.
-  client.on("error", () => {});
-  await client.connect();
+  const database = await openDatabase(url, { poolMax: 4 });
   try {
-    await client.query(
-      `insert into sessions (id_hash, team_id, user_id, created_at, expires_at)
-       select h, $2, $3, $4, $5 from unnest($1::text[]) h`,
-      [raws.map((r) => sha256Hex(r)), teamId, userId, now, new Date(now.getTime() + SESSION_TTL_MS)],
+    await Promise.all(
+      raws.map((raw) =>
+        insertSession(database.db, {
+          idHash: sha256Hex(raw),
+          teamId,
+          userId,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+        }),
+      ),
     );
   } finally {
-    await client.end();
+    await database.close();
   }
   return raws.map((r) => `svc_session=${r}`);
 }

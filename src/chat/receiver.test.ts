@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import { eventEnvelope, sign } from "../../dev/slack-signing.ts";
 import { useTestApp } from "../../test/support/app.ts";
-import { eventEnvelope, sign } from "../../test/support/signing.ts";
 import { rows } from "../db/client.ts";
 import { findInstallation } from "./installations.repo.ts";
 

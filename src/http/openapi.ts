@@ -55,7 +55,10 @@ function transformObject(input: TransformObjectInput) {
   if (!schemas) return doc;
   const reached = new Set<string>();
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (value === null || typeof value !== "object") return;
     for (const [key, child] of Object.entries(value)) {
       if (key === "$ref" && typeof child === "string" && child.startsWith("#/components/schemas/")) {

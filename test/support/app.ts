@@ -1,6 +1,14 @@
 import type { LightMyRequestResponse } from "fastify";
 import pino, { type Logger } from "pino";
 import { afterAll } from "vitest";
+import { type FakeSlack, startFakeSlack } from "../../dev/fake-slack/index.ts";
+import {
+  eventEnvelope,
+  interactionForm,
+  sign,
+  slashCommandForm,
+  TEST_SIGNING_SECRET,
+} from "../../dev/slack-signing.ts";
 import { buildApp, type Upbeat } from "../../src/app.ts";
 import { upsertInstallation } from "../../src/chat/installations.repo.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -11,8 +19,6 @@ import { issueLoginToken } from "../../src/features/session/index.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { encryptSecret } from "../../src/lib/crypto.ts";
 import { freshDatabase } from "./database.ts";
-import { type FakeSlack, startFakeSlack } from "./fake-slack.ts";
-import { eventEnvelope, interactionForm, sign, slashCommandForm, TEST_SIGNING_SECRET } from "./signing.ts";
 
 export const APP_URL = "http://localhost:3000";
 

@@ -1,14 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../src/db/client.ts";
-import {
-  holidays,
-  responses,
-  runParticipants,
-  schedules,
-  standupRuns,
-  workspaceCalendars,
-} from "../../src/db/schema.ts";
-import { isActiveBlocker } from "../../src/features/standups/index.ts";
+import { holidays, schedules, workspaceCalendars } from "../../src/db/schema.ts";
+import { importHistory } from "../../src/features/standups/index.ts";
 import { DEFAULT_QUESTIONS } from "../../src/features/templates/index.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 
@@ -51,8 +44,8 @@ export interface SeedAnswer {
 }
 
 /**
- * A finished run on one date written straight to the tables: who was asked, who answered what.
- * Returns the run id.
+ * A finished run on one date, imported the way the standups feature imports history: who was asked,
+ * who answered what.
  */
 export async function seedRun(
   db: Db,
@@ -64,53 +57,34 @@ export async function seedRun(
     answers: Record<string, SeedAnswer>;
     startsAt?: Date;
   },
-): Promise<number> {
+): Promise<void> {
   const startsAt = s.startsAt ?? new Date(`${s.date}T09:00:00Z`);
-  const [run] = await db
-    .insert(standupRuns)
-    .values({
-      teamId: s.teamId,
+  const unasked = Object.keys(s.answers).filter((userId) => !s.asked.includes(userId));
+  if (unasked.length > 0) throw new Error(`seedRun: answers from members the run did not ask: ${unasked.join(", ")}`);
+  await importHistory(db, s.teamId, [
+    {
       scheduleId: s.scheduleId,
-      localDate: s.date,
       channelId: "C0SEED",
+      localDate: s.date,
       questions: [...DEFAULT_QUESTIONS],
       scheduleTz: "UTC",
       startsAt,
       remindAt: startsAt,
       closesAt: startsAt,
-      status: "closed",
-      createdAt: startsAt,
-    })
-    .returning({ id: standupRuns.id });
-  const runId = run!.id;
-  if (s.asked.length > 0) {
-    await db.insert(runParticipants).values(
-      s.asked.map((userId) => ({
-        runId,
-        userId,
-        teamId: s.teamId,
-        status: (s.answers[userId] ? "answered" : "asked") as "answered" | "asked",
-        createdAt: startsAt,
-      })),
-    );
-  }
-  for (const [userId, a] of Object.entries(s.answers)) {
-    await db.insert(responses).values({
-      teamId: s.teamId,
-      scheduleId: s.scheduleId,
-      runId,
-      userId,
-      standupDate: s.date,
-      answers: [...a.answers],
-      yesterday: a.answers[0],
-      today: a.answers[1],
-      blockers: a.answers[2],
-      mood: a.mood ?? null,
-      hasBlocker: isActiveBlocker(a.answers[2]),
-      submittedAt: a.submittedAt ?? new Date(startsAt.getTime() + 600_000),
-    });
-  }
-  return runId;
+      asked: s.asked.map((userId) => {
+        const a = s.answers[userId];
+        if (!a) return { userId };
+        return {
+          userId,
+          answer: {
+            answers: [...a.answers],
+            mood: a.mood ?? null,
+            submittedAt: a.submittedAt ?? new Date(startsAt.getTime() + 600_000),
+          },
+        };
+      }),
+    },
+  ]);
 }
 
 export async function setWorkspaceTimezone(db: Db, teamId: string, timezone: string): Promise<void> {

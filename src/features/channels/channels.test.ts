@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { Fault } from "../../../dev/fake-slack/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
-import type { Fault } from "../../../test/support/fake-slack.ts";
 
 interface ChannelJson {
   id: string;

@@ -61,7 +61,7 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
   }
 }
 
-async function* csvChunks(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<string> {
+export async function* csvChunks(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<string> {
   yield csvLine([...CSV_COLUMNS]);
   for await (const batch of exportRows(ex, teamId, from, to)) {
     // Small chunks: one large string per batch stays in V8's large-object space until a full GC.

@@ -1,6 +1,6 @@
 /** The insights feature's public face: stats, reports, analytics, the CSV export and the MCP tools' queries. */
 export { csvCell, csvLine } from "./csv.ts";
-export { CSV_COLUMNS, exportRoutes, exportRows } from "./export.routes.ts";
+export { CSV_COLUMNS, csvChunks, exportRoutes, exportRows } from "./export.routes.ts";
 // The raw queries, for the benchmarks that time each statement on its own.
 export {
   blockersByDay,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { FakeUserInput } from "../../../dev/fake-slack/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
-import type { FakeUserInput } from "../../../test/support/fake-slack.ts";
 import { syncMembers } from "./members.service.ts";
 
 const MEMBER_FIELDS = ["active", "email", "real_name", "role", "tz", "user_id"];

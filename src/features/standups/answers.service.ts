@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
-import { isActiveBlocker } from "./blockers.ts";
-import { MAX_ANSWER_LENGTH, MOODS } from "./messages.ts";
+import { MAX_ANSWER_LENGTH } from "./messages.ts";
+import { responseFields } from "./response-fields.ts";
 import {
   findParticipant,
   findResponseOfRun,
@@ -29,11 +29,9 @@ export async function submitResponse(
   if (!run) return { ok: false, reason: "not_found" };
   if (run.status !== "open") return { ok: false, reason: "closed" };
   if (!(await findParticipant(deps.db, run.id, input.userId))) return { ok: false, reason: "not_participant" };
-  const answers = run.questions.map((_, i) => (input.answers[i] ?? "").trim());
-  if (answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
-  if (answers.every((a) => a === "")) return { ok: false, reason: "empty" };
-  const mood = input.mood && (MOODS as readonly string[]).includes(input.mood) ? input.mood : null;
-  const blockers = answers[2] ?? "";
+  const fields = responseFields(run.questions, input.answers, input.mood);
+  if (fields.answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
+  if (fields.answers.every((a) => a === "")) return { ok: false, reason: "empty" };
   return deps.db.transaction(async (tx) => {
     const saved = await upsertResponse(
       tx,
@@ -44,12 +42,7 @@ export async function submitResponse(
         userId: input.userId,
         // The run's local date, whenever the answer arrives (a 23:50 run answered at 00:10 stays on its day).
         standupDate: run.localDate,
-        answers,
-        yesterday: answers[0] ?? "",
-        today: answers[1] ?? "",
-        blockers,
-        mood,
-        hasBlocker: isActiveBlocker(blockers),
+        ...fields,
       },
       deps.clock.now(),
     );

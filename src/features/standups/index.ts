@@ -1,6 +1,13 @@
 /** The standups feature's public face: other features (and tests, demo, bench) import from here only. */
 export { isActiveBlocker } from "./blockers.ts";
+export {
+  type ImportedHistory,
+  importHistory,
+  type PastAnswer,
+  type PastParticipant,
+  type PastRun,
+} from "./history.repo.ts";
 export { MAX_ANSWER_LENGTH, MOODS, type Mood } from "./messages.ts";
-export { startScheduler, type TickResult, tick } from "./scheduler.ts";
+export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";
 export { standupListeners } from "./standups.listeners.ts";

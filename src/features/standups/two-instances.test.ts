@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
 import { createTestApp, type TestApp } from "../../../test/support/app.ts";
 import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
-import { type FakeSlack, startFakeSlack } from "../../../test/support/fake-slack.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { tick } from "./scheduler.ts";

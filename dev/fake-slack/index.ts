@@ -1,17 +1,18 @@
 /**
  * A fake Slack Web API: a real HTTP server on 127.0.0.1 that the real WebClient talks to
- * (pass `fake.url` as `slackApiUrl`). Used by tests, benchmarks and demo mode.
+ * (pass `fake.url` as `slackApiUrl`). Used by tests, benchmarks and demo mode, so it lives in dev/ and
+ * imports nothing from test/.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { appMethods } from "./fake-slack/app-methods.ts";
-import { chatMethods } from "./fake-slack/chat-methods.ts";
-import { ApiError, type Ctx, type MethodSpec, type Result } from "./fake-slack/context.ts";
-import { Faults, faultError } from "./fake-slack/faults.ts";
-import { avatarSvg, parseRequest, sendJson, sendText } from "./fake-slack/http.ts";
-import { readMethods } from "./fake-slack/read-methods.ts";
-import { Store } from "./fake-slack/store.ts";
+import { appMethods } from "./app-methods.ts";
+import { chatMethods } from "./chat-methods.ts";
+import { ApiError, type Ctx, type MethodSpec, type Result } from "./context.ts";
+import { Faults, faultError } from "./faults.ts";
+import { avatarSvg, parseRequest, sendJson, sendText } from "./http.ts";
+import { readMethods } from "./read-methods.ts";
+import { Store } from "./store.ts";
 import type {
   FakeChannelInput,
   FakeEphemeral,
@@ -24,9 +25,10 @@ import type {
   Fault,
   RandomFaults,
   RecordedCall,
-} from "./fake-slack/types.ts";
+} from "./types.ts";
 
-export type * from "./fake-slack/types.ts";
+export { mulberry32 } from "./faults.ts";
+export type * from "./types.ts";
 
 const METHODS: Record<string, MethodSpec> = { ...readMethods, ...chatMethods, ...appMethods };
 

@@ -10,7 +10,7 @@ import {
   type WebClientOptions,
 } from "@slack/web-api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "./fake-slack.ts";
+import { type FakeSlack, startFakeSlack } from "./index.ts";
 
 let fake: FakeSlack;
 
