@@ -49,14 +49,9 @@ export const mcpKey = z
   })
   .meta({ id: "McpKey" });
 
-export const createdMcpKey = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    key: z.string().describe("The whole key, shown only in this response"),
-    key_prefix: z.string(),
-    created_at: isoTimestamp,
-  })
+export const createdMcpKey = mcpKey
+  .pick({ id: true, name: true, key_prefix: true, created_at: true })
+  .extend({ key: z.string().describe("The whole key, shown only in this response") })
   .meta({ id: "CreatedMcpKey" });
 
 const stdioServer = z.object({
