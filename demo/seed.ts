@@ -26,6 +26,8 @@ import {
 } from "./people.ts";
 
 export const DAILY_SCHEDULE_ID = "SDEMODAILY1";
+/** Asks each person at 09:30 in their own Slack timezone: the simulated people span Auckland to Los Angeles. */
+export const GLOBAL_SCHEDULE_ID = "SDEMOGLOBL1";
 const HISTORY_DAYS = 60;
 
 /** The simulated Slack side lives in memory: it is rebuilt, identically, at every start. */
@@ -61,7 +63,10 @@ export async function isSeeded(deps: Deps): Promise<boolean> {
   return (found as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
-/** Installation, members, the daily schedule and 60 days of answers from a fixed seed. */
+/**
+ * Installation, members, the daily schedule with 60 days of answers from a fixed seed, and a #general standup
+ * in each member's own timezone.
+ */
 export async function seedDemo(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   await upsertInstallation(
@@ -100,6 +105,22 @@ export async function seedDemo(deps: Deps): Promise<void> {
     scheduleDays: "mon,tue,wed,thu,fri",
     questions: [...DEFAULT_QUESTIONS],
     active: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+
+  await deps.db.insert(schedules).values({
+    id: GLOBAL_SCHEDULE_ID,
+    teamId: DEMO_TEAM.id,
+    channelId: DEMO_CHANNELS[1]!.id,
+    name: "Global standup",
+    scheduleTime: "09:30",
+    scheduleTz: timing.tz,
+    scheduleDays: "mon,tue,wed,thu,fri",
+    questions: [...DEFAULT_QUESTIONS],
+    askInMemberTimezone: true,
+    active: true,
+    timingChangedAt: now,
     createdAt: now,
     updatedAt: now,
   });
