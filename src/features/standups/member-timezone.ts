@@ -38,20 +38,25 @@ export interface MemberTimezoneRunDue {
  * The dates whose member-timezone run should be claimed at `now`, oldest first: a listed weekday that is
  * not a holiday, whose schedule time has arrived in the earliest zone, and on which someone in one of
  * `zones` can still be asked: their ask is after the current timing took effect (`notBefore`) and is
- * ahead or less than the catch-up window (3 h) ago. Claimed dates keep being reported; the caller dedupes.
+ * ahead or less than the catch-up window (3 h) ago. Dates already claimed are left out first, so the
+ * per-zone arithmetic runs only for a date not yet claimed.
  */
 export function memberTimezoneRunsDue(
   timing: { time: string; days: readonly Weekday[] },
   zones: readonly string[],
   now: Date,
-  opts: { isHoliday: (localDate: string) => boolean; notBefore: Date | null },
+  opts: {
+    isHoliday: (localDate: string) => boolean;
+    isClaimed: (localDate: string) => boolean;
+    notBefore: Date | null;
+  },
 ): MemberTimezoneRunDue[] {
   const today = localDateOf(now, EARLIEST_ZONE);
   const due: MemberTimezoneRunDue[] = [];
   // A date's asks span the day's 26 hours of offsets plus the catch-up window: two days back is enough.
   for (const localDate of [shiftDate(today, -2), shiftDate(today, -1), today]) {
     const weekday = WEEKDAYS[DateTime.fromISO(localDate, { zone: "utc" }).weekday - 1]!;
-    if (!timing.days.includes(weekday) || opts.isHoliday(localDate)) continue;
+    if (!timing.days.includes(weekday) || opts.isHoliday(localDate) || opts.isClaimed(localDate)) continue;
     const startsAt = runStartFor({ time: timing.time, tz: EARLIEST_ZONE }, localDate).toJSDate();
     if (startsAt > now) continue;
     const someoneAskable = zones.some((tz) => {

@@ -70,10 +70,10 @@ async function claimMemberTimezoneRuns(
   const started: number[] = [];
   const due = memberTimezoneRunsDue({ time: s.scheduleTime, days }, zones, ctx.now, {
     isHoliday: ctx.isHoliday,
+    isClaimed: (localDate) => ctx.existing.has(`${s.id}|${localDate}`),
     notBefore: s.timingChangedAt,
   });
   for (const run of due) {
-    if (ctx.existing.has(`${s.id}|${run.localDate}`)) continue;
     const lastClose = Math.max(...zones.map((tz) => memberTimes(timing, tz, run.localDate).closesAt.getTime()));
     const id = await deps.db.transaction(async (tx) => {
       const runId = await claimRun(tx, {
@@ -103,7 +103,8 @@ async function claimMemberTimezoneRuns(
 
 /**
  * One scheduler pass; every instance runs it every 30 s. Claims due runs (only the instance whose insert
- * succeeds enqueues the fan-out, in the same transaction), then due reminders and closes, each claimed the same way.
+ * succeeds enqueues the fan-out, in the same transaction), then member-timezone asks and reminders whose
+ * member's time has come, then due reminders and closes, each claimed the same way.
  */
 export async function tick(deps: Deps): Promise<TickResult> {
   const now = deps.clock.now();
