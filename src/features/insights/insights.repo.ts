@@ -4,7 +4,8 @@ import { type Executor, rows } from "../../db/client.ts";
 /**
  * The SQL behind stats, reports, analytics and the MCP tools; every query is scoped by team and bounded by dates.
  * They read the standups' runs and responses and the members' names in single statements: a report is one
- * query, not one per member or day.
+ * query, not one per member or day. A `pending` participant (a member-timezone run whose ask for them has not
+ * come, or never came) was not asked, so counts nowhere.
  */
 
 export interface StandupRow {
@@ -62,7 +63,7 @@ export function participationByDay(
     sql`select run.local_date::text as date, count(resp.id)::int as submitted, count(*)::int as total,
                ${pctSql(sql`count(resp.id)`, sql`count(*)`)} as pct
         from standup_runs run
-        join run_participants p on p.run_id = run.id
+        join run_participants p on p.run_id = run.id and p.status <> 'pending'
         left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
           and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
         where run.team_id = ${teamId} and run.local_date between ${from} and ${to}
@@ -83,9 +84,9 @@ export async function statsFor(ex: Executor, teamId: string, today: string, week
     sql`select
           (select count(*) from members where team_id = ${teamId} and active)::int as total_members,
           (select count(distinct user_id) from responses where team_id = ${teamId} and standup_date = ${today})::int as submitted_today,
-          (select count(*) from standup_runs run join run_participants p on p.run_id = run.id
+          (select count(*) from standup_runs run join run_participants p on p.run_id = run.id and p.status <> 'pending'
              where run.team_id = ${teamId} and run.local_date between ${weekStart} and ${today})::int as asked,
-          (select count(*) from standup_runs run join run_participants p on p.run_id = run.id
+          (select count(*) from standup_runs run join run_participants p on p.run_id = run.id and p.status <> 'pending'
              join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
                and resp.team_id = ${teamId} and resp.standup_date between ${weekStart} and ${today}
              where run.team_id = ${teamId} and run.local_date between ${weekStart} and ${today})::int as answered,
@@ -145,7 +146,7 @@ export function memberParticipation(ex: Executor, teamId: string, from: string, 
     sql`with asked as (
           select p.user_id, run.id as run_id, run.starts_at, resp.id is not null as answered, coalesce(resp.has_blocker, false) as blocker
           from standup_runs run
-          join run_participants p on p.run_id = run.id
+          join run_participants p on p.run_id = run.id and p.status <> 'pending'
           left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
             and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
           where run.team_id = ${teamId} and run.local_date between ${from} and ${to}

@@ -5,8 +5,10 @@ export { ensureAdmin, findMember, type MemberRow, type Role, type SlackPerson, u
 export { memberRoutes } from "./members.routes.ts";
 export {
   activeMemberIds,
+  activeMemberZones,
   listMemberViews,
   type MemberView,
   memberTimezone,
   presentMember,
+  workspaceMemberZones,
 } from "./members.service.ts";

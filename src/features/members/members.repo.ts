@@ -43,6 +43,28 @@ export async function selectActiveMemberIds(ex: Executor, teamId: string, userId
   return found.map((r) => r.userId);
 }
 
+/** Active members among these user ids with their Slack timezones. */
+export async function selectActiveMemberZones(
+  ex: Executor,
+  teamId: string,
+  userIds: string[],
+): Promise<{ userId: string; tz: string }[]> {
+  if (userIds.length === 0) return [];
+  return ex
+    .select({ userId: members.userId, tz: members.tz })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), eq(members.active, true), inArray(members.userId, userIds)));
+}
+
+/** The distinct timezones of each workspace's active members. */
+export async function selectWorkspaceZones(ex: Executor, teamIds: string[]): Promise<{ teamId: string; tz: string }[]> {
+  if (teamIds.length === 0) return [];
+  return ex
+    .selectDistinct({ teamId: members.teamId, tz: members.tz })
+    .from(members)
+    .where(and(inArray(members.teamId, teamIds), eq(members.active, true)));
+}
+
 /**
  * Insert or refresh people from Slack. Slack admins and owners become admins; a role set in the
  * dashboard is never lowered by a sync.

@@ -7,6 +7,8 @@ import {
   type MemberRow,
   type Role,
   selectActiveMemberIds,
+  selectActiveMemberZones,
+  selectWorkspaceZones,
   setMemberRole,
   upsertPeople,
 } from "./members.repo.ts";
@@ -98,4 +100,22 @@ export async function changeRole(
     if (member.role !== role) await setMemberRole(tx, teamId, userId, role, deps.clock.now());
     return { ok: true as const, user_id: userId, role };
   });
+}
+
+/** Active members among these user ids with their Slack timezones, sorted by user id. */
+export async function activeMemberZones(
+  deps: Pick<Deps, "db">,
+  teamId: string,
+  userIds: string[],
+): Promise<{ userId: string; tz: string }[]> {
+  return (await selectActiveMemberZones(deps.db, teamId, userIds)).sort((a, b) => (a.userId < b.userId ? -1 : 1));
+}
+
+/** Per workspace, the timezones its active members are in (each once). */
+export async function workspaceMemberZones(deps: Pick<Deps, "db">, teamIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const { teamId, tz } of await selectWorkspaceZones(deps.db, teamIds)) {
+    out.set(teamId, [...(out.get(teamId) ?? []), tz]);
+  }
+  return out;
 }

@@ -6,6 +6,7 @@ import {
   findResponseOfRun,
   findRun,
   openRunsOfMember,
+  type ParticipantRow,
   type RunRow,
   updateParticipant,
   upsertResponse,
@@ -16,6 +17,11 @@ export type SubmitOutcome =
   | { ok: false; reason: "not_found" | "closed" | "not_participant" | "too_long" | "empty" };
 
 type AnswerDeps = Pick<Deps, "db" | "clock" | "queue">;
+
+/** A member-timezone participant answers until their own window ends, though the run stays open for others. */
+export function ownWindowClosed(p: Pick<ParticipantRow, "closesAt">, now: Date): boolean {
+  return p.closesAt !== null && p.closesAt.getTime() <= now.getTime();
+}
 
 /**
  * Stores a member's answers for a run: the first submission creates the response, later ones edit it
@@ -28,7 +34,9 @@ export async function submitResponse(
   const run = await findRun(deps.db, input.teamId, input.runId);
   if (!run) return { ok: false, reason: "not_found" };
   if (run.status !== "open") return { ok: false, reason: "closed" };
-  if (!(await findParticipant(deps.db, run.id, input.userId))) return { ok: false, reason: "not_participant" };
+  const participant = await findParticipant(deps.db, run.id, input.userId);
+  if (!participant || participant.status === "pending") return { ok: false, reason: "not_participant" };
+  if (ownWindowClosed(participant, deps.clock.now())) return { ok: false, reason: "closed" };
   const fields = responseFields(run.questions, input.answers, input.mood);
   if (fields.answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
   if (fields.answers.every((a) => a === "")) return { ok: false, reason: "empty" };
@@ -55,7 +63,7 @@ export async function submitResponse(
 /** `skip` from the DM, the button or the slash command: today's open runs the member has not answered. */
 export async function skipToday(deps: AnswerDeps, teamId: string, userId: string): Promise<number> {
   let skipped = 0;
-  for (const run of await openRunsOfMember(deps.db, teamId, userId)) {
+  for (const run of await openRunsOfMember(deps.db, teamId, userId, deps.clock.now())) {
     if (run.participantStatus !== "asked") continue;
     await updateParticipant(deps.db, run.id, userId, { status: "skipped", draft: null });
     skipped += 1;
@@ -66,7 +74,7 @@ export async function skipToday(deps: AnswerDeps, teamId: string, userId: string
 export async function skipRun(deps: AnswerDeps, teamId: string, runId: number, userId: string): Promise<boolean> {
   const run = await findRun(deps.db, teamId, runId);
   const p = run ? await findParticipant(deps.db, runId, userId) : undefined;
-  if (run?.status !== "open" || p?.status !== "asked") return false;
+  if (run?.status !== "open" || p?.status !== "asked" || ownWindowClosed(p, deps.clock.now())) return false;
   await updateParticipant(deps.db, runId, userId, { status: "skipped", draft: null });
   return true;
 }
@@ -90,7 +98,7 @@ export async function answerInConversation(
   text: string,
 ): Promise<ConversationReply> {
   const trimmed = text.trim();
-  const runs = await openRunsOfMember(deps.db, teamId, userId);
+  const runs = await openRunsOfMember(deps.db, teamId, userId, deps.clock.now());
   const run = runs.find((r) => r.participantStatus === "asked") as (RunRow & { draft: string[] | null }) | undefined;
   if (!run) return { kind: "none" };
   if (/^skip[.!]?$/i.test(trimmed)) {

@@ -11,6 +11,7 @@ type Block = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = {
   answered: ":white_check_mark: answered today",
+  pending: ":clock9: you will be asked at the standup's time in your timezone",
   asked: ":hourglass_flowing_sand: waiting for your answer",
   skipped: ":fast_forward: skipped today",
   none: "no run for you today",

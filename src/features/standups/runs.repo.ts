@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
+import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { type Executor, rows } from "../../db/client.ts";
 import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 
 export type RunRow = typeof standupRuns.$inferSelect;
@@ -100,6 +100,93 @@ export async function addParticipants(ex: Executor, run: RunRow, userIds: string
   return inserted.map((r) => r.userId);
 }
 
+/** A member-timezone participant as planned at fan-out: their own ask, reminder and window on the run's date. */
+export interface PlannedParticipant {
+  userId: string;
+  askAt: Date;
+  remindAt: Date | null;
+  closesAt: Date;
+}
+
+/** Plans the participants not yet in the run as `pending`; returns how many this call added. */
+export async function addPendingParticipants(
+  ex: Executor,
+  run: RunRow,
+  planned: PlannedParticipant[],
+  now: Date,
+): Promise<number> {
+  if (planned.length === 0) return 0;
+  const inserted = await ex
+    .insert(runParticipants)
+    .values(
+      planned.map((p) => ({
+        runId: run.id,
+        userId: p.userId,
+        teamId: run.teamId,
+        status: "pending" as const,
+        askAt: p.askAt,
+        remindAt: p.remindAt,
+        closesAt: p.closesAt,
+        localDate: run.localDate,
+        createdAt: now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ userId: runParticipants.userId });
+  return inserted.length;
+}
+
+/** A member-timezone run closes when its last participant's window ends (unchanged while it has none). */
+export async function closeRunWithLastWindow(ex: Executor, runId: number): Promise<void> {
+  await ex.execute(
+    sql`update standup_runs set closes_at = last.closes_at
+        from (select max(closes_at) as closes_at from run_participants where run_id = ${runId}) last
+        where id = ${runId} and status = 'open' and last.closes_at is not null`,
+  );
+}
+
+export interface DueParticipant {
+  runId: number;
+  userId: string;
+  teamId: string;
+}
+
+/**
+ * The exactly-once claim of member-timezone asks: `pending` → `asked` in one statement for asks whose time
+ * has come and that are less than the catch-up window late. An ask is dropped (stays pending) when the
+ * schedule was paused, deleted or re-timed after it was planned or before its time: no surprise DMs.
+ * The schedule's row is read here because its current state decides whether a planned ask still stands.
+ */
+export async function claimDueAsks(ex: Executor, now: Date, notBefore: Date): Promise<DueParticipant[]> {
+  return rows<DueParticipant>(
+    ex,
+    sql`update run_participants p set status = 'asked'
+        from standup_runs run
+        join schedules s on s.id = run.schedule_id
+        where run.id = p.run_id and run.status = 'open'
+          and p.status = 'pending'
+          and p.ask_at <= ${now.toISOString()}::timestamptz and p.ask_at > ${notBefore.toISOString()}::timestamptz
+          and s.active and s.deleted_at is null
+          and (s.timing_changed_at is null
+               or (s.timing_changed_at < p.ask_at and s.timing_changed_at <= run.created_at))
+        returning p.run_id as "runId", p.user_id as "userId", p.team_id as "teamId"`,
+  );
+}
+
+/** Per-member reminders of member-timezone runs, claimed by setting `reminded_at` in one statement. */
+export async function claimDueMemberReminders(ex: Executor, now: Date, notBefore: Date): Promise<DueParticipant[]> {
+  return rows<DueParticipant>(
+    ex,
+    sql`update run_participants p set reminded_at = ${now.toISOString()}::timestamptz
+        from standup_runs run
+        where run.id = p.run_id and run.status = 'open'
+          and p.status = 'asked' and p.reminded_at is null
+          and p.remind_at <= ${now.toISOString()}::timestamptz and p.remind_at > ${notBefore.toISOString()}::timestamptz
+          and p.closes_at > ${now.toISOString()}::timestamptz
+        returning p.run_id as "runId", p.user_id as "userId", p.team_id as "teamId"`,
+  );
+}
+
 export async function findParticipant(
   ex: Executor,
   runId: number,
@@ -140,17 +227,28 @@ export async function listParticipants(ex: Executor, runId: number): Promise<Par
   return ex.select().from(runParticipants).where(eq(runParticipants.runId, runId));
 }
 
-/** Open runs of a member, newest first: where a DM answer or `skip` belongs. */
+/**
+ * Open runs of a member, newest first: where a DM answer or `skip` belongs. A member-timezone participant's
+ * part ends with their own window, though the run stays open for others.
+ */
 export async function openRunsOfMember(
   ex: Executor,
   teamId: string,
   userId: string,
+  now: Date,
 ): Promise<(RunRow & { participantStatus: string; draft: string[] | null })[]> {
   const found = await ex
     .select({ run: standupRuns, status: runParticipants.status, draft: runParticipants.draft })
     .from(runParticipants)
     .innerJoin(standupRuns, eq(standupRuns.id, runParticipants.runId))
-    .where(and(eq(runParticipants.teamId, teamId), eq(runParticipants.userId, userId), eq(standupRuns.status, "open")))
+    .where(
+      and(
+        eq(runParticipants.teamId, teamId),
+        eq(runParticipants.userId, userId),
+        eq(standupRuns.status, "open"),
+        or(isNull(runParticipants.closesAt), gt(runParticipants.closesAt, now)),
+      ),
+    )
     .orderBy(sql`${standupRuns.startsAt} desc`);
   return found.map((f) => ({ ...f.run, participantStatus: f.status, draft: f.draft }));
 }

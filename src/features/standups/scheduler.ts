@@ -1,7 +1,9 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
 import { holidaysBetween } from "../calendar/index.ts";
-import { dueRun, parseDays, schedulesToRun } from "../schedules/index.ts";
+import { workspaceMemberZones } from "../members/index.ts";
+import { dueRun, parseDays, runStartFor, type ScheduleRow, schedulesToRun, type Weekday } from "../schedules/index.ts";
+import { askDueMembers, memberTimezoneRunsDue, memberZone, remindDueMembers } from "./member-timezone.ts";
 import {
   claimClose,
   claimReminder,
@@ -22,6 +24,9 @@ export interface TickResult {
   skipped: number;
   reminded: number;
   closed: number;
+  /** Member-timezone participants asked and reminded in this pass. */
+  membersAsked: number;
+  membersReminded: number;
 }
 
 /** End of the run's local day in its zone: the start of the next local date. */
@@ -31,13 +36,80 @@ export function closesAtFor(localDate: string, tz: string, startsAt: Date): Date
 }
 
 /**
+ * A member-timezone participant's own times on the run's date: asked at the schedule time in their zone
+ * (DST gap: the next valid minute; repeated hour: the first), reminded `reminderMinutes` later (null: never),
+ * and answering until the end of their local day, as a whole run would.
+ */
+export function memberTimes(
+  timing: { time: string; reminderMinutes: number | null },
+  zone: string,
+  localDate: string,
+): { askAt: Date; remindAt: Date | null; closesAt: Date } {
+  const askAt = runStartFor({ time: timing.time, tz: zone }, localDate).toJSDate();
+  return {
+    askAt,
+    remindAt: timing.reminderMinutes === null ? null : new Date(askAt.getTime() + timing.reminderMinutes * 60_000),
+    closesAt: closesAtFor(localDate, zone, askAt),
+  };
+}
+
+/**
+ * Claims the member-timezone runs of a schedule that are due (see `memberTimezoneRunsDue`). Until its
+ * fan-out plans the participants, the run may stay open until the last window of any member's zone ends.
+ */
+async function claimMemberTimezoneRuns(
+  deps: Deps,
+  s: ScheduleRow,
+  days: Weekday[],
+  ctx: { now: Date; zones: string[]; existing: Set<string>; isHoliday: (localDate: string) => boolean },
+): Promise<number[]> {
+  // The workspace's member zones stand in for the channel's (unknown until the fan-out asks Slack).
+  const zones =
+    ctx.zones.length > 0 ? [...new Set(ctx.zones.map((tz) => memberZone(tz, s.scheduleTz)))] : [s.scheduleTz];
+  const timing = { time: s.scheduleTime, reminderMinutes: s.reminderMinutes };
+  const started: number[] = [];
+  const due = memberTimezoneRunsDue({ time: s.scheduleTime, days }, zones, ctx.now, {
+    isHoliday: ctx.isHoliday,
+    isClaimed: (localDate) => ctx.existing.has(`${s.id}|${localDate}`),
+    notBefore: s.timingChangedAt,
+  });
+  for (const run of due) {
+    const lastClose = Math.max(...zones.map((tz) => memberTimes(timing, tz, run.localDate).closesAt.getTime()));
+    const id = await deps.db.transaction(async (tx) => {
+      const runId = await claimRun(tx, {
+        teamId: s.teamId,
+        scheduleId: s.id,
+        localDate: run.localDate,
+        channelId: s.channelId,
+        questions: s.questions,
+        scheduleTz: s.scheduleTz,
+        memberTimezone: true,
+        startsAt: run.startsAt,
+        // Reminders are per participant (run_participants.remind_at), never for the run as a whole.
+        remindAt: null,
+        closesAt: new Date(lastClose),
+        status: "open",
+        createdAt: ctx.now,
+      });
+      if (runId !== undefined) {
+        await deps.queue.enqueue("standup.fanout", { teamId: s.teamId, runId, memberTimezone: timing }, { tx });
+      }
+      return runId;
+    });
+    if (id !== undefined) started.push(id);
+  }
+  return started;
+}
+
+/**
  * One scheduler pass; every instance runs it every 30 s. Claims due runs (only the instance whose insert
- * succeeds enqueues the fan-out, in the same transaction), then due reminders and closes, each claimed the same way.
+ * succeeds enqueues the fan-out, in the same transaction), then member-timezone asks and reminders whose
+ * member's time has come, then due reminders and closes, each claimed the same way.
  */
 export async function tick(deps: Deps): Promise<TickResult> {
   const now = deps.clock.now();
   const nowDt = DateTime.fromJSDate(now, { zone: "utc" });
-  const result: TickResult = { started: [], skipped: 0, reminded: 0, closed: 0 };
+  const result: TickResult = { started: [], skipped: 0, reminded: 0, closed: 0, membersAsked: 0, membersReminded: 0 };
 
   const all = await schedulesToRun(deps);
   const fromDate = nowDt.minus({ days: 2 }).toISODate()!;
@@ -48,11 +120,20 @@ export async function tick(deps: Deps): Promise<TickResult> {
     all.map((s) => s.id),
     fromDate,
   );
+  const zones = await workspaceMemberZones(deps, [
+    ...new Set(all.filter((s) => s.askInMemberTimezone).map((s) => s.teamId)),
+  ]);
 
   for (const s of all) {
     const days = parseDays(s.scheduleDays);
     if (!days) continue;
     const teamHolidays = holidays.get(s.teamId);
+    if (s.askInMemberTimezone) {
+      const isHoliday = (d: string) => teamHolidays?.has(d) ?? false;
+      const ctx = { now, zones: zones.get(s.teamId) ?? [], existing, isHoliday };
+      result.started.push(...(await claimMemberTimezoneRuns(deps, s, days, ctx)));
+      continue;
+    }
     const found = dueRun({ time: s.scheduleTime, tz: s.scheduleTz, days }, nowDt, {
       isHoliday: (d) => teamHolidays?.has(d) ?? false,
     });
@@ -96,6 +177,9 @@ export async function tick(deps: Deps): Promise<TickResult> {
     });
     if (id !== undefined) result.started.push(id);
   }
+
+  result.membersAsked = await askDueMembers(deps, now);
+  result.membersReminded = await remindDueMembers(deps, now);
 
   for (const run of await runsNeedingReminder(deps.db, now)) {
     const claimed = await deps.db.transaction(async (tx) => {

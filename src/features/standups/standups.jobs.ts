@@ -2,7 +2,9 @@ import type { WebClient } from "@slack/web-api";
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { postOnce } from "../../chat/post-once.ts";
 import type { Deps } from "../../deps.ts";
-import { activeMemberIds } from "../members/index.ts";
+import { activeMemberIds, activeMemberZones } from "../members/index.ts";
+import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
+import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
   confirmMessage,
@@ -13,6 +15,8 @@ import {
 } from "./messages.ts";
 import {
   addParticipants,
+  addPendingParticipants,
+  closeRunWithLastWindow,
   findParticipant,
   findResponseById,
   findRun,
@@ -23,10 +27,17 @@ import {
   setReplyTs,
   updateParticipant,
 } from "./runs.repo.ts";
+import { memberTimes } from "./scheduler.ts";
+
+/** What a member-timezone fan-out needs from the schedule, as it was when the run was claimed. */
+interface MemberTiming {
+  time: string;
+  reminderMinutes: number | null;
+}
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
-    "standup.fanout": { teamId: string; runId: number };
+    "standup.fanout": { teamId: string; runId: number; memberTimezone?: MemberTiming };
     "standup.ask": { teamId: string; runId: number; userId: string };
     "standup.remind": { teamId: string; runId: number; userId: string };
     "standup.reply": { teamId: string; responseId: number };
@@ -59,9 +70,10 @@ async function ensureParent(deps: Deps, client: WebClient, run: RunRow): Promise
   return ts;
 }
 
-async function fanout(deps: Deps, teamId: string, runId: number): Promise<void> {
+async function fanout(deps: Deps, teamId: string, runId: number, timing?: MemberTiming): Promise<void> {
   const run = await findRun(deps.db, teamId, runId);
   if (run?.status !== "open") return;
+  if (run.memberTimezone) return planMemberTimezoneRun(deps, run, timing);
   const post = await deps.chat.forTeam(teamId, "post");
   await ensureParent(deps, post, run);
   const read = await deps.chat.forTeam(teamId, "read");
@@ -79,6 +91,40 @@ async function fanout(deps: Deps, teamId: string, runId: number): Promise<void> 
   );
 }
 
+/**
+ * A member-timezone run's fan-out asks nobody yet: it plans each channel member's own ask, reminder and
+ * window on the run's date in the timezone Slack gives them now (a later change applies from their next
+ * date), and the run stays open until the last window ends. The scheduler asks each at their time.
+ */
+async function planMemberTimezoneRun(deps: Deps, run: RunRow, timing: MemberTiming | undefined): Promise<void> {
+  if (!timing) throw new Error("a member-timezone fan-out needs the schedule's timing");
+  const read = await deps.chat.forTeam(run.teamId, "read");
+  const people = await activeMemberZones(deps, run.teamId, await channelMembers(read, run.channelId));
+  const now = deps.clock.now();
+  const planned = people.map((p) => ({
+    userId: p.userId,
+    ...memberTimes(timing, memberZone(p.tz, run.scheduleTz), run.localDate),
+  }));
+  // Inserting a participant is the claim: a retry of this job neither loses nor doubles anyone.
+  const added = await deps.db.transaction(async (tx) => {
+    const n = await addPendingParticipants(tx, run, planned, now);
+    await closeRunWithLastWindow(tx, run.id);
+    return n;
+  });
+  deps.log.info(
+    {
+      team_id: run.teamId,
+      run_id: run.id,
+      job: "standup.fanout",
+      participants: people.length,
+      added,
+      // Already past the catch-up window (downtime): these members are not asked on this date.
+      too_late: planned.filter((p) => now.getTime() - p.askAt.getTime() >= DEFAULT_MAX_LATE_MINUTES * 60_000).length,
+    },
+    "member-timezone standup planned",
+  );
+}
+
 async function dmChannel(deps: Deps, client: WebClient, run: RunRow, userId: string): Promise<string> {
   const p = await findParticipant(deps.db, run.id, userId);
   if (p?.dmChannel) return p.dmChannel;
@@ -93,6 +139,8 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const run = await findRun(deps.db, teamId, runId);
   if (run?.status !== "open") return;
   const client = await deps.chat.forTeam(teamId, "post");
+  // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
+  if (run.memberTimezone) await ensureParent(deps, client, run);
   const channel = await dmChannel(deps, client, run, userId);
   await postOnce(deps, client, { key: `run:${runId}:ask:${userId}`, teamId, channel, ...askMessage(run) });
 }
@@ -141,7 +189,10 @@ async function reply(deps: Deps, teamId: string, responseId: number): Promise<vo
 async function summary(deps: Deps, teamId: string, runId: number): Promise<void> {
   const run = await findRun(deps.db, teamId, runId);
   if (!run) return;
-  const participants = await listParticipants(deps.db, runId);
+  // Pending participants of a member-timezone run were never asked (their ask was dropped or too late).
+  const participants = (await listParticipants(deps.db, runId)).filter((p) => p.status !== "pending");
+  // Nobody was asked, so no thread was started: a summary would only open one to say so.
+  if (run.memberTimezone && participants.length === 0) return;
   const answers = await responsesOfRun(deps.db, runId);
   const answeredBy = new Set(answers.map((a) => a.userId));
   const msg = summaryMessage({
@@ -177,7 +228,7 @@ function forInstalled<P extends { teamId: string }>(fn: (p: P) => Promise<void>)
 export function standupJobs(deps: Deps): void {
   deps.queue.register(
     "standup.fanout",
-    forInstalled((p) => fanout(deps, p.teamId, p.runId)),
+    forInstalled((p) => fanout(deps, p.teamId, p.runId, p.memberTimezone)),
     { concurrency: 4 },
   );
   deps.queue.register(

@@ -1,10 +1,17 @@
 import type { App } from "@slack/bolt";
 import type { Deps } from "../../deps.ts";
 import { loginUrl } from "../session/index.ts";
-import { answerInConversation, existingAnswers, skipRun, skipToday, submitResponse } from "./answers.service.ts";
+import {
+  answerInConversation,
+  existingAnswers,
+  ownWindowClosed,
+  skipRun,
+  skipToday,
+  submitResponse,
+} from "./answers.service.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
-import { findRun } from "./runs.repo.ts";
+import { findParticipant, findRun } from "./runs.repo.ts";
 
 interface ActionBody {
   team?: { id?: string };
@@ -43,8 +50,9 @@ export function standupListeners(bolt: App, deps: Deps): void {
     if (!teamId || !userId || !b.trigger_id || !Number.isSafeInteger(runId)) return;
     const run = await findRun(deps.db, teamId, runId);
     if (!run) return;
+    const participant = run.memberTimezone ? await findParticipant(deps.db, run.id, userId) : undefined;
     // views.open must use the trigger within 3 s, so it is called here, not from a job.
-    if (run.status !== "open") {
+    if (run.status !== "open" || (participant && ownWindowClosed(participant, deps.clock.now()))) {
       await client.views.open({ trigger_id: b.trigger_id, view: closedModal() as never });
       return;
     }
