@@ -37,6 +37,11 @@ describe("truncate", () => {
     expect(truncate("hello world", 8).length).toBeLessThanOrEqual(8);
   });
 
+  it("ends at a word when one ends near the limit", () => {
+    expect(truncate("the quick brown fox jumps over", 22)).toBe("the quick brown fox…");
+    expect(truncate("see <https://x.test/a|a long label> now", 30)).toBe("see…");
+  });
+
   it("never cuts an emoji, a mention, a channel, a link or an entity in half", () => {
     const text = `${EMOJI.repeat(3)} <@U0AAA> <#C0BBB|team> <https://x.test/p|a link> &amp; &lt;3 ${EMOJI}`;
     for (let max = 2; max <= text.length; max++) {

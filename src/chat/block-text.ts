@@ -30,11 +30,13 @@ export function safeCut(text: string, at: number): number {
   return cut;
 }
 
-/** `text` if it fits in `max`, else as much of it as fits followed by "…". */
+/** `text` if it fits in `max`, else as much of it as fits followed by "…", ending at a word when one ends nearby. */
 export function truncate(text: string, max: number, ellipsis = ELLIPSIS): string {
   if (text.length <= max) return text;
-  const kept = text.slice(0, safeCut(text, max - ellipsis.length)).trimEnd();
-  return `${kept}${ellipsis}`;
+  let cut = safeCut(text, max - ellipsis.length);
+  const space = text.lastIndexOf(" ", cut);
+  if (space > cut * 0.8 && safeCut(text, space) === space) cut = space;
+  return `${text.slice(0, cut).trimEnd()}${ellipsis}`;
 }
 
 /**

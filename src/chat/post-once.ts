@@ -1,3 +1,4 @@
+import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
@@ -10,7 +11,7 @@ export interface PostSpec {
   teamId: string;
   channel: string;
   text: string;
-  blocks?: unknown[];
+  blocks?: KnownBlock[];
   threadTs?: string;
 }
 
@@ -86,7 +87,7 @@ async function send(deps: Deps, client: WebClient, spec: PostSpec, inlineRetries
     const res = await client.chat.postMessage({
       channel: spec.channel,
       text: spec.text,
-      ...(spec.blocks ? { blocks: spec.blocks as never } : {}),
+      ...(spec.blocks ? { blocks: spec.blocks } : {}),
       ...(spec.threadTs ? { thread_ts: spec.threadTs } : {}),
       unfurl_links: false,
       unfurl_media: false,
