@@ -1,13 +1,9 @@
-import type { ActionsBlock, Button, ContextBlock, KnownBlock, ModalView, SectionBlock } from "@slack/types";
+import type { KnownBlock, ModalView } from "@slack/types";
 import { DateTime } from "luxon";
 import { blockTextLength, type ChatMessage, fitMessage, fitModal } from "../../chat/block-fit.ts";
-import {
-  MAX_INPUT_LABEL,
-  MAX_MESSAGE_BLOCKS_TEXT,
-  MAX_SECTION_TEXT,
-  MAX_TEXT_OBJECT,
-} from "../../chat/block-limits.ts";
-import { joinWithMore, shareBudget, splitText, truncate } from "../../chat/block-text.ts";
+import { MAX_INPUT_LABEL, MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
+import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
+import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
 
 /** Mood choices, scored 5 to 1 for trends. */
 export const MOODS = ["😀", "🙂", "😐", "😕", "😫"] as const;
@@ -34,25 +30,6 @@ export function slackEscape(text: string): string {
     .replace(/@(channel|here|everyone)\b/gi, "@\u200b$1");
 }
 
-const section = (text: string): SectionBlock => ({ type: "section", text: { type: "mrkdwn", text } });
-const context = (text: string): ContextBlock => ({ type: "context", elements: [{ type: "mrkdwn", text }] });
-/** Text of any length as consecutive section blocks of at most 3,000 characters, cut at line breaks first. */
-const sections = (text: string): SectionBlock[] =>
-  splitText(text, MAX_SECTION_TEXT)
-    .filter((piece) => piece.trim() !== "")
-    .map(section);
-const contexts = (text: string): ContextBlock[] =>
-  splitText(text, MAX_TEXT_OBJECT)
-    .filter((piece) => piece.trim() !== "")
-    .map(context);
-const button = (text: string, actionId: string, value: string, style?: "primary" | "danger"): Button => ({
-  type: "button",
-  text: { type: "plain_text", text, emoji: true },
-  action_id: actionId,
-  value,
-  ...(style ? { style } : {}),
-});
-const actions = (...elements: Button[]): ActionsBlock => ({ type: "actions", elements });
 /** Room left in a message's text budget for the few words around the content a builder shortens. */
 const BUDGET_MARGIN = 200;
 
@@ -130,7 +107,7 @@ export interface ReplyInput {
 }
 
 /** Said under a reply whose answers were shortened to fit Slack. */
-export const SHORTENED_NOTE = "_Long answers are shortened here to fit Slack; the dashboard has them in full._";
+const SHORTENED_NOTE = "_Long answers are shortened here to fit Slack; the dashboard has them in full._";
 
 export function replyMessage(r: ReplyInput): ChatMessage {
   const lines = r.answers.map((a, i) => {
@@ -164,7 +141,7 @@ export function participationPct(answered: number, asked: number): number {
 }
 
 /** How much of each blocker the summary quotes. */
-export const BLOCKER_PREVIEW = 300;
+const BLOCKER_PREVIEW = 300;
 
 /** A list of names within one block: as many as fit, then "…and N more". */
 function nameList(label: string, names: string[]): string {
