@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import pino, { type Logger } from "pino";
 import { ChatClients } from "./chat/chat-clients.ts";
+import { payloadRefused } from "./chat/slack-errors.ts";
 import type { Config } from "./config.ts";
 import { type Database, type Db, openDatabase } from "./db/client.ts";
 import { runMigrations } from "./db/migrate.ts";
@@ -85,7 +86,8 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
     oauthState: deriveKey(config.sessionSecretKey, "oauth-state"),
     tokenEncryption: deriveKey(config.sessionSecretKey, "token-encryption"),
   };
-  const queue = new JobQueue(database, log, opts.queue);
+  // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
+  const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused });
   const chat = new ChatClients(config, database.db, keys.tokenEncryption);
   return { config, database, db: database.db, clock, log, queue, chat, keys };
 }

@@ -1,4 +1,5 @@
 /** Methods for the app surface and install flow: views, OAuth, api.test. */
+import { viewViolations } from "./block-kit-limits.ts";
 import { ApiError, type Ctx, type MethodSpec, type Result, requireStr, str } from "./context.ts";
 import { parseScopes } from "./store.ts";
 import type { FakeView } from "./types.ts";
@@ -9,6 +10,11 @@ function viewArg(ctx: Ctx, types: string[]): Record<string, unknown> {
   const v = view as Result;
   if (typeof v.type !== "string" || !types.includes(v.type)) throw new ApiError("invalid_arguments");
   if (v.blocks !== undefined && !Array.isArray(v.blocks)) throw new ApiError("invalid_arguments");
+  // Slack refuses a view past any Block Kit limit with invalid_arguments, naming each problem.
+  const violations = viewViolations(v);
+  if (violations.length > 0) {
+    throw new ApiError("invalid_arguments", { response_metadata: { messages: violations.map((m) => `[ERROR] ${m}`) } });
+  }
   return v;
 }
 

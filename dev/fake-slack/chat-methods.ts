@@ -1,4 +1,5 @@
 /** Messaging methods that change state. Each validates everything before its first mutation, so errors leave no trace. */
+import { blocksTooLong, messageViolations } from "./block-kit-limits.ts";
 import {
   ApiError,
   type Ctx,
@@ -30,12 +31,23 @@ function jsonList(ctx: Ctx, key: string, formatError: string, max: number, itemE
   return value;
 }
 
-/** Slack's message limits: 50 blocks, 40k characters of text, metadata with event_type and event_payload. */
+/**
+ * Slack's message limits: 50 blocks, 40k characters of text, every Block Kit limit (block-kit-limits.ts), metadata
+ * with event_type and event_payload.
+ */
 function content(ctx: Ctx): Content {
   const text = str(ctx.args, "text");
   if (text !== undefined && text.length > 40_000) throw new ApiError("msg_too_long");
   const blocks = jsonList(ctx, "blocks", "invalid_blocks_format", 50, "invalid_blocks");
   if (blocks?.some((b) => !b || typeof (b as Result).type !== "string")) throw new ApiError("invalid_blocks");
+  const violations = messageViolations({ blocks });
+  if (violations.length > 0) {
+    throw new ApiError("invalid_blocks", {
+      errors: violations,
+      response_metadata: { messages: violations.map((v) => `[ERROR] ${v}`) },
+    });
+  }
+  if (blocksTooLong(blocks)) throw new ApiError("msg_blocks_too_long");
   const attachments = jsonList(ctx, "attachments", "invalid_attachments", 100, "too_many_attachments");
   const rawMeta = ctx.args.metadata;
   let metadata: Content["metadata"];

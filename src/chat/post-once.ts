@@ -1,3 +1,4 @@
+import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
@@ -10,7 +11,7 @@ export interface PostSpec {
   teamId: string;
   channel: string;
   text: string;
-  blocks?: unknown[];
+  blocks?: KnownBlock[];
   threadTs?: string;
 }
 
@@ -45,18 +46,30 @@ async function setState(deps: Deps, key: string, state: PostState, ts?: string):
     .where(eq(chatPosts.key, key));
 }
 
+/** Slack's recommended page size for conversations.history and conversations.replies. */
+const LOOKUP_PAGE_SIZE = 200;
+/**
+ * A thread is read to its end (a big run has more than one page of replies). A channel's history is read newest
+ * first, and a message sent by a lost attempt is recent: this many pages bound the work in a busy channel.
+ */
+const MAX_HISTORY_PAGES = 25;
+
+type Page = { messages?: unknown[]; response_metadata?: { next_cursor?: string } };
+type Posted = { ts?: string; metadata?: { event_payload?: { post_key?: string } } };
+
 /** Finds a message this key already posted (after an ambiguous failure) by the metadata it carries. */
 async function findPosted(client: WebClient, spec: PostSpec): Promise<string | undefined> {
-  const res = spec.threadTs
-    ? await client.conversations.replies({
-        channel: spec.channel,
-        ts: spec.threadTs,
-        limit: 200,
-        include_all_metadata: true,
-      })
-    : await client.conversations.history({ channel: spec.channel, limit: 100, include_all_metadata: true });
-  for (const m of (res.messages ?? []) as { ts?: string; metadata?: { event_payload?: { post_key?: string } } }[]) {
-    if (m.metadata?.event_payload?.post_key === spec.key && m.ts) return m.ts;
+  let cursor: string | undefined;
+  for (let page = 0; spec.threadTs || page < MAX_HISTORY_PAGES; page++) {
+    const common = { channel: spec.channel, limit: LOOKUP_PAGE_SIZE, include_all_metadata: true, cursor };
+    const res: Page = spec.threadTs
+      ? await client.conversations.replies({ ...common, ts: spec.threadTs })
+      : await client.conversations.history(common);
+    for (const m of (res.messages ?? []) as Posted[]) {
+      if (m.metadata?.event_payload?.post_key === spec.key && m.ts) return m.ts;
+    }
+    cursor = res.response_metadata?.next_cursor || undefined;
+    if (!cursor) return undefined;
   }
   return undefined;
 }
@@ -74,7 +87,7 @@ async function send(deps: Deps, client: WebClient, spec: PostSpec, inlineRetries
     const res = await client.chat.postMessage({
       channel: spec.channel,
       text: spec.text,
-      ...(spec.blocks ? { blocks: spec.blocks as never } : {}),
+      ...(spec.blocks ? { blocks: spec.blocks } : {}),
       ...(spec.threadTs ? { thread_ts: spec.threadTs } : {}),
       unfurl_links: false,
       unfurl_media: false,

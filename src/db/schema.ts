@@ -47,6 +47,8 @@ export const members = pgTable(
     role: text("role", { enum: ["admin", "member"] })
       .notNull()
       .default("member"),
+    /** Slack's admin/owner flag as last seen; null until seen. Promotion happens only when it turns on. */
+    slackAdmin: boolean("slack_admin"),
     createdAt: tstz("created_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
   },

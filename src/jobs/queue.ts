@@ -37,6 +37,12 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
+/**
+ * Says why an error can never go away by retrying (a Slack error code, say), or undefined. Such a job ends at once
+ * with a warning instead of retrying for a day.
+ */
+export type GiveUpOn = (err: unknown) => string | undefined;
+
 interface Registered {
   handler: JobHandler<JobName>;
   concurrency: number;
@@ -56,10 +62,17 @@ export class JobQueue {
   readonly #handlers = new Map<string, Registered>();
   readonly #settings: QueueSettings;
   readonly #log: Logger;
+  readonly #giveUpOn: GiveUpOn;
   #started = false;
 
-  constructor(database: Database, log: Logger, settings: Partial<QueueSettings> = {}) {
+  constructor(
+    database: Database,
+    log: Logger,
+    settings: Partial<QueueSettings> = {},
+    opts: { giveUpOn?: GiveUpOn } = {},
+  ) {
     this.#settings = { ...DEFAULT_QUEUE_SETTINGS, ...settings };
+    this.#giveUpOn = opts.giveUpOn ?? (() => undefined);
     this.#log = log.child({ component: "queue" });
     this.#boss =
       database.kind === "pglite"
@@ -166,6 +179,11 @@ export class JobQueue {
           return { id: job.id, status: "completed" };
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
+          const reason = this.#giveUpOn(err);
+          if (reason !== undefined) {
+            this.#log.warn({ job: name, jobId: job.id, err: message, reason }, "job gave up: retrying cannot help");
+            return { id: job.id, status: "completed" };
+          }
           this.#log.warn({ job: name, jobId: job.id, err: message }, "job failed; it will be retried");
           return { id: job.id, status: "failed", output: { message } };
         }

@@ -66,8 +66,9 @@ export async function selectWorkspaceZones(ex: Executor, teamIds: string[]): Pro
 }
 
 /**
- * Insert or refresh people from Slack. Slack admins and owners become admins; a role set in the
- * dashboard is never lowered by a sync.
+ * Insert or refresh people from Slack. A new Slack admin or owner starts as admin; a known member is promoted
+ * only when Slack's admin flag turns on (was seen off, now on), so a role set in the dashboard, up or down,
+ * survives later syncs and user_change events. A sync never demotes.
  */
 export async function upsertPeople(ex: Executor, teamId: string, people: SlackPerson[], now: Date): Promise<void> {
   if (people.length === 0) return;
@@ -83,6 +84,7 @@ export async function upsertPeople(ex: Executor, teamId: string, people: SlackPe
         tz: p.tz,
         active: p.active,
         role: (p.slackAdmin ? "admin" : "member") as Role,
+        slackAdmin: p.slackAdmin,
         createdAt: now,
         updatedAt: now,
       })),
@@ -95,7 +97,9 @@ export async function upsertPeople(ex: Executor, teamId: string, people: SlackPe
         email: sql`excluded.email`,
         tz: sql`excluded.tz`,
         active: sql`excluded.active`,
-        role: sql`case when excluded.role = 'admin' then 'admin' else ${members.role} end`,
+        // "is false", not "not": a flag never seen (null, rows from before it was stored) promotes no one.
+        role: sql`case when excluded.slack_admin and ${members.slackAdmin} is false then 'admin' else ${members.role} end`,
+        slackAdmin: sql`excluded.slack_admin`,
         updatedAt: now,
       },
     });

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { FakeUserInput } from "../../../dev/fake-slack/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
@@ -525,6 +526,57 @@ describe("members", async () => {
       await expect.poll(async () => (await memberIn(admin2, "U0RBGONE"))?.active).toBe(false);
       expectJsonError(await putRole(admin2, "U0ROLEBADMIN", { role: "member" }), 400);
       expect((await memberIn(admin2, "U0ROLEBADMIN"))?.role).toBe("admin");
+    });
+  });
+
+  describe("a dashboard demotion of a Slack admin", async () => {
+    const TEAM = "T0DEMOTE";
+    const INSTALLER = "U0DEMOTEADMIN";
+    await t.installTeam(TEAM);
+    t.fake.addUser(TEAM, { id: INSTALLER, name: "ina", real_name: "Ina Staller", is_owner: true });
+    t.fake.addUser(TEAM, { id: "U0DSLADM", name: "sam", real_name: "Sam Slackadmin", is_admin: true });
+    t.fake.addUser(TEAM, { id: "U0DPLAIN", name: "pat", real_name: "Pat Plain" });
+    const admin = await t.signIn(TEAM, INSTALLER);
+    const roleOf = async (userId: string) => (await memberIn(admin, userId))?.role;
+    const userChange = (userId: string, name: string, isAdmin: boolean) =>
+      t.sendEvent(TEAM, { type: "user_change", user: slackUser(TEAM, userId, name, { is_admin: isAdmin }) });
+
+    it("survives user_change and syncs with the same admin flag; the flag turning on from off promotes", async () => {
+      await syncMembers(t.deps, TEAM);
+      expect(await roleOf("U0DSLADM")).toBe("admin");
+      expect((await putRole(admin, "U0DSLADM", { role: "member" })).statusCode).toBe(200);
+
+      // Slack still says admin: the dashboard's word stands, through events and syncs alike.
+      expect((await userChange("U0DSLADM", "Sam Renamed", true)).statusCode).toBe(200);
+      await expect.poll(async () => (await memberIn(admin, "U0DSLADM"))?.real_name).toBe("Sam Renamed");
+      expect(await roleOf("U0DSLADM")).toBe("member");
+      await syncMembers(t.deps, TEAM);
+      expect(await roleOf("U0DSLADM")).toBe("member");
+
+      // Slack takes the flag away, then gives it back: that is a promotion in Slack, and it promotes here.
+      await userChange("U0DSLADM", "Sam Off", false);
+      await expect.poll(async () => (await memberIn(admin, "U0DSLADM"))?.real_name).toBe("Sam Off");
+      expect(await roleOf("U0DSLADM")).toBe("member");
+      await userChange("U0DSLADM", "Sam On", true);
+      await expect.poll(() => roleOf("U0DSLADM")).toBe("admin");
+    });
+
+    it("a member made a Slack admin in Slack is promoted by the next sync", async () => {
+      await syncMembers(t.deps, TEAM);
+      expect(await roleOf("U0DPLAIN")).toBe("member");
+      t.fake.addUser(TEAM, { id: "U0DPLAIN", name: "pat", real_name: "Pat Plain", is_admin: true });
+      await syncMembers(t.deps, TEAM);
+      expect(await roleOf("U0DPLAIN")).toBe("admin");
+    });
+
+    it("a flag never seen before (a member stored before it was kept) promotes no one", async () => {
+      await t.addMember(TEAM, "U0DOLD", { realName: "Old Row" });
+      await t.deps.db.execute(
+        sql`update members set slack_admin = null where team_id = ${TEAM} and user_id = 'U0DOLD'`,
+      );
+      await userChange("U0DOLD", "Old Row Renamed", true);
+      await expect.poll(async () => (await memberIn(admin, "U0DOLD"))?.real_name).toBe("Old Row Renamed");
+      expect(await roleOf("U0DOLD")).toBe("member");
     });
   });
 

@@ -1,13 +1,13 @@
+import type { HomeView, KnownBlock } from "@slack/types";
 import { and, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
+import { fitHome } from "../../chat/block-fit.ts";
 import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { memberTimezone } from "../members/index.ts";
 import { listActiveSchedules, nextRunAfter, parseDays } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import { ACTIONS } from "./messages.ts";
-
-type Block = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = {
   answered: ":white_check_mark: answered today",
@@ -18,12 +18,12 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /** The App Home tab: the member's schedules, today's status for each, next run in their timezone, a dashboard link. */
-export async function buildHomeView(deps: Deps, teamId: string, userId: string): Promise<Record<string, unknown>> {
+export async function buildHomeView(deps: Deps, teamId: string, userId: string): Promise<HomeView> {
   const now = deps.clock.now();
   const tz = await memberTimezone(deps, teamId, userId);
   const list = await listActiveSchedules(deps, teamId);
 
-  const blocks: Block[] = [{ type: "header", text: { type: "plain_text", text: "Your standups" } }];
+  const blocks: KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: "Your standups" } }];
   if (list.length === 0)
     blocks.push({
       type: "section",
@@ -65,5 +65,6 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
       },
     ],
   });
-  return { type: "home", blocks };
+  // A view holds 100 blocks: past that the list ends with a count, and the dashboard button stays.
+  return fitHome({ type: "home", blocks }, { keepLast: 1, more: (n) => `…and ${n} more standups in the dashboard.` });
 }

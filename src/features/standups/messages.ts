@@ -1,4 +1,9 @@
+import type { KnownBlock, ModalView } from "@slack/types";
 import { DateTime } from "luxon";
+import { blockTextLength, type ChatMessage, fitMessage, fitModal } from "../../chat/block-fit.ts";
+import { MAX_INPUT_LABEL, MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
+import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
+import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
 
 /** Mood choices, scored 5 to 1 for trends. */
 export const MOODS = ["😀", "🙂", "😐", "😕", "😫"] as const;
@@ -13,8 +18,6 @@ export const ACTIONS = {
 } as const;
 export const MODAL_CALLBACK = "standup_modal";
 
-type Block = Record<string, unknown>;
-
 /**
  * Text people typed goes into mrkdwn: escape Slack's control characters (so `<!channel>` and `<@U…>` stay
  * inert) and break `@channel`/`@here`/`@everyone` so nobody is pinged by someone else's answer.
@@ -27,15 +30,8 @@ export function slackEscape(text: string): string {
     .replace(/@(channel|here|everyone)\b/gi, "@\u200b$1");
 }
 
-const section = (text: string): Block => ({ type: "section", text: { type: "mrkdwn", text } });
-const context = (text: string): Block => ({ type: "context", elements: [{ type: "mrkdwn", text }] });
-const button = (text: string, actionId: string, value: string, style?: "primary" | "danger"): Block => ({
-  type: "button",
-  text: { type: "plain_text", text, emoji: true },
-  action_id: actionId,
-  value,
-  ...(style ? { style } : {}),
-});
+/** Room left in a message's text budget for the few words around the content a builder shortens. */
+const BUDGET_MARGIN = 200;
 
 export function prettyDate(localDate: string): string {
   return DateTime.fromISO(localDate).toFormat("cccc d LLLL yyyy");
@@ -48,60 +44,57 @@ export interface RunInfo {
   questions: string[];
 }
 
-export function parentMessage(run: RunInfo): { text: string; blocks: Block[] } {
+export function parentMessage(run: RunInfo): ChatMessage {
   const text = `Standup for ${prettyDate(run.localDate)}`;
-  return {
+  return fitMessage({
     text,
     blocks: [
       section(`:sunrise: *${text}*\nAnswers arrive in this thread as people submit them.`),
-      context(run.questions.map((q, i) => `${i + 1}. ${slackEscape(q)}`).join("   ")),
+      ...contexts(run.questions.map((q, i) => `${i + 1}. ${slackEscape(q)}`).join("   ")),
     ],
-  };
+  });
 }
 
-export function askMessage(run: RunInfo): { text: string; blocks: Block[] } {
+export function askMessage(run: RunInfo): ChatMessage {
   const first = run.questions[0] ?? "";
-  return {
+  return fitMessage({
     text: `Time for standup in #${run.channelId}`,
     blocks: [
       section(`:wave: Time for standup in <#${run.channelId}> (${prettyDate(run.localDate)}).`),
-      section(run.questions.map((q, i) => `*${i + 1}.* ${slackEscape(q)}`).join("\n")),
-      {
-        type: "actions",
-        elements: [
-          button("Answer", ACTIONS.answer, String(run.id), "primary"),
-          button("Skip today", ACTIONS.skip, String(run.id)),
-        ],
-      },
+      ...sections(run.questions.map((q, i) => `*${i + 1}.* ${slackEscape(q)}`).join("\n")),
+      actions(
+        button("Answer", ACTIONS.answer, String(run.id), "primary"),
+        button("Skip today", ACTIONS.skip, String(run.id)),
+      ),
       context(
         `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.`,
       ),
     ],
-  };
+  });
 }
 
-export function reminderMessage(run: RunInfo): { text: string; blocks: Block[] } {
-  return {
+export function reminderMessage(run: RunInfo): ChatMessage {
+  return fitMessage({
     text: "Reminder: your standup is still waiting",
     blocks: [
       section(
         `:alarm_clock: Reminder: your standup in <#${run.channelId}> for ${prettyDate(run.localDate)} is still waiting.`,
       ),
-      { type: "actions", elements: [button("Answer", ACTIONS.answer, String(run.id), "primary")] },
+      actions(button("Answer", ACTIONS.answer, String(run.id), "primary")),
     ],
-  };
+  });
 }
 
-export function confirmMessage(run: RunInfo): { text: string; blocks: Block[] } {
-  return {
+export function confirmMessage(run: RunInfo): ChatMessage {
+  return fitMessage({
     text: "Thanks! Your standup is in.",
     blocks: [
       section(
         `:white_check_mark: Thanks! Your standup for ${prettyDate(run.localDate)} is posted in <#${run.channelId}>.`,
       ),
-      { type: "actions", elements: [button("Edit", ACTIONS.edit, String(run.id))] },
+      actions(button("Edit", ACTIONS.edit, String(run.id))),
     ],
-  };
+  });
 }
 
 export interface ReplyInput {
@@ -113,7 +106,10 @@ export interface ReplyInput {
   edited: boolean;
 }
 
-export function replyMessage(r: ReplyInput): { text: string; blocks: Block[] } {
+/** Said under a reply whose answers were shortened to fit Slack. */
+const SHORTENED_NOTE = "_Long answers are shortened here to fit Slack; the dashboard has them in full._";
+
+export function replyMessage(r: ReplyInput): ChatMessage {
   const lines = r.answers.map((a, i) => {
     const q = r.questions[i] ?? `Answer ${i + 1}`;
     const body = slackEscape(a || "—");
@@ -123,10 +119,13 @@ export function replyMessage(r: ReplyInput): { text: string; blocks: Block[] } {
     return `*${slackEscape(q)}*\n${body}`;
   });
   const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.edited ? " _(edited)_" : ""}`;
-  return {
+  // A full set of long answers is more than one message holds: each answer keeps a fair share, the rest is cut.
+  const fitted = shareBudget(lines, MAX_MESSAGE_BLOCKS_TEXT - head.length - SHORTENED_NOTE.length - BUDGET_MARGIN);
+  const shortened = fitted.some((l, i) => l !== lines[i]);
+  return fitMessage({
     text: `Standup from <@${r.userId}>${r.hasBlocker ? " (blocker)" : ""}`,
-    blocks: [section(head), ...lines.map((l) => section(l.slice(0, 3000)))],
-  };
+    blocks: [section(head), ...fitted.flatMap(sections), ...(shortened ? [context(SHORTENED_NOTE)] : [])],
+  });
 }
 
 export interface SummaryInput {
@@ -141,22 +140,52 @@ export function participationPct(answered: number, asked: number): number {
   return asked === 0 ? 0 : Math.round((100 * answered) / asked);
 }
 
-export function summaryMessage(s: SummaryInput): { text: string; blocks: Block[] } {
+/** How much of each blocker the summary quotes. */
+const BLOCKER_PREVIEW = 300;
+
+/** A list of names within one block: as many as fit, then "…and N more". */
+function nameList(label: string, names: string[]): string {
+  return `${label}${joinWithMore(names, MAX_SECTION_TEXT - label.length, { separator: ", " })}`;
+}
+
+export function summaryMessage(s: SummaryInput): ChatMessage {
   const pct = participationPct(s.answered, s.asked);
   const text = `Standup closed: ${s.answered}/${s.asked} answered (${pct}%)`;
-  const blocks: Block[] = [section(`:bar_chart: *${text}*`)];
-  blocks.push(
-    section(
-      s.blockers.length === 0
-        ? "*Blockers:* none"
-        : `*Blockers (${s.blockers.length}):*\n${s.blockers.map((b) => `• <@${b.userId}>: ${slackEscape(b.text).slice(0, 300)}`).join("\n")}`,
-    ),
-  );
-  if (s.missing.length > 0)
-    blocks.push(section(`*Did not answer:* ${s.missing.map((u) => `<@${u}>`).join(", ")}`.slice(0, 3000)));
-  if (s.skipped.length > 0)
-    blocks.push(context(`Skipped today: ${s.skipped.map((u) => `<@${u}>`).join(", ")}`.slice(0, 3000)));
-  return { text, blocks };
+  const heading = section(`:bar_chart: *${text}*`);
+  const missing =
+    s.missing.length > 0
+      ? [
+          section(
+            nameList(
+              "*Did not answer:* ",
+              s.missing.map((u) => `<@${u}>`),
+            ),
+          ),
+        ]
+      : [];
+  const skipped =
+    s.skipped.length > 0
+      ? [
+          context(
+            nameList(
+              "Skipped today: ",
+              s.skipped.map((u) => `<@${u}>`),
+            ),
+          ),
+        ]
+      : [];
+  // The blockers take what the rest of the message leaves of its text budget, in sections cut between blockers.
+  const room = MAX_MESSAGE_BLOCKS_TEXT - blockTextLength([heading, ...missing, ...skipped]) - BUDGET_MARGIN;
+  const blockers =
+    s.blockers.length === 0
+      ? [section("*Blockers:* none")]
+      : sections(
+          `*Blockers (${s.blockers.length}):*\n${joinWithMore(
+            s.blockers.map((b) => `• <@${b.userId}>: ${truncate(slackEscape(b.text), BLOCKER_PREVIEW)}`),
+            room,
+          )}`,
+        );
+  return fitMessage({ text, blocks: [heading, ...blockers, ...missing, ...skipped] });
 }
 
 export interface ModalInput {
@@ -167,11 +196,11 @@ export interface ModalInput {
   existing?: { answers: string[]; mood: string | null };
 }
 
-export function answerModal(m: ModalInput): Record<string, unknown> {
-  const blocks: Block[] = m.questions.map((q, i) => ({
+export function answerModal(m: ModalInput): ModalView {
+  const blocks: KnownBlock[] = m.questions.map((q, i) => ({
     type: "input",
     block_id: `q${i}`,
-    label: { type: "plain_text", text: q.slice(0, 2000), emoji: true },
+    label: { type: "plain_text", text: truncate(q, MAX_INPUT_LABEL), emoji: true },
     element: {
       type: "plain_text_input",
       action_id: "answer",
@@ -180,7 +209,10 @@ export function answerModal(m: ModalInput): Record<string, unknown> {
       ...(m.existing?.answers[i] ? { initial_value: m.existing.answers[i] } : {}),
     },
   }));
-  const moodOption = (emoji: string) => ({ text: { type: "plain_text", text: emoji, emoji: true }, value: emoji });
+  const moodOption = (emoji: string) => ({
+    text: { type: "plain_text" as const, text: emoji, emoji: true },
+    value: emoji,
+  });
   blocks.push({
     type: "input",
     block_id: "mood",
@@ -196,7 +228,7 @@ export function answerModal(m: ModalInput): Record<string, unknown> {
         : {}),
     },
   });
-  return {
+  return fitModal({
     type: "modal",
     callback_id: MODAL_CALLBACK,
     private_metadata: JSON.stringify({ runId: m.runId }),
@@ -204,11 +236,11 @@ export function answerModal(m: ModalInput): Record<string, unknown> {
     submit: { type: "plain_text", text: m.existing ? "Save" : "Submit" },
     close: { type: "plain_text", text: "Cancel" },
     blocks: [context(`<#${m.channelId}> · ${prettyDate(m.localDate)}`), ...blocks],
-  };
+  });
 }
 
-export function helpMessage(dashboardUrl: string): { text: string; blocks: Block[] } {
-  return {
+export function helpMessage(dashboardUrl: string): ChatMessage {
+  return fitMessage({
     text: "Upbeat runs your team's standups.",
     blocks: [
       section(
@@ -228,5 +260,5 @@ export function helpMessage(dashboardUrl: string): { text: string; blocks: Block
         ],
       },
     ],
-  };
+  });
 }

@@ -171,7 +171,7 @@ async function reply(deps: Deps, teamId: string, responseId: number): Promise<vo
     edited: r.editedAt !== null,
   });
   if (r.replyTs) {
-    await client.chat.update({ channel: run.channelId, ts: r.replyTs, text: msg.text, blocks: msg.blocks as never });
+    await client.chat.update({ channel: run.channelId, ts: r.replyTs, text: msg.text, blocks: msg.blocks });
   } else {
     const ts = await postOnce(deps, client, {
       key: `resp:${r.id}:reply`,

@@ -1,4 +1,5 @@
 import type { App } from "@slack/bolt";
+import type { ModalView } from "@slack/types";
 import type { Deps } from "../../deps.ts";
 import { loginUrl } from "../session/index.ts";
 import {
@@ -23,7 +24,7 @@ interface ActionBody {
 
 const CLOSED_TEXT = "This standup has closed; answers can no longer be added or changed.";
 
-function closedModal(): Record<string, unknown> {
+function closedModal(): ModalView {
   return {
     type: "modal",
     title: { type: "plain_text", text: "Standup" },
@@ -53,7 +54,7 @@ export function standupListeners(bolt: App, deps: Deps): void {
     const participant = run.memberTimezone ? await findParticipant(deps.db, run.id, userId) : undefined;
     // views.open must use the trigger within 3 s, so it is called here, not from a job.
     if (run.status !== "open" || (participant && ownWindowClosed(participant, deps.clock.now()))) {
-      await client.views.open({ trigger_id: b.trigger_id, view: closedModal() as never });
+      await client.views.open({ trigger_id: b.trigger_id, view: closedModal() });
       return;
     }
     const existing = await existingAnswers(deps, run.id, userId);
@@ -64,7 +65,7 @@ export function standupListeners(bolt: App, deps: Deps): void {
       questions: run.questions,
       ...(existing ? { existing } : {}),
     });
-    await client.views.open({ trigger_id: b.trigger_id, view: view as never });
+    await client.views.open({ trigger_id: b.trigger_id, view });
   };
   bolt.action(ACTIONS.answer, openModal);
   bolt.action(ACTIONS.edit, openModal);
@@ -175,6 +176,6 @@ export function standupListeners(bolt: App, deps: Deps): void {
     if (event.tab && event.tab !== "home") return;
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;
-    await client.views.publish({ user_id: event.user, view: (await buildHomeView(deps, teamId, event.user)) as never });
+    await client.views.publish({ user_id: event.user, view: await buildHomeView(deps, teamId, event.user) });
   });
 }

@@ -1,0 +1,29 @@
+/** Slack's error code from a Web API platform error (`ok: false`), or undefined for anything else. */
+export function slackErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; data?: { error?: unknown } };
+  return e?.code === "slack_webapi_platform_error" && typeof e.data?.error === "string" ? e.data.error : undefined;
+}
+
+/**
+ * Errors with which Slack refuses the payload itself: the same message or view is refused however often it is
+ * sent, so a job that gets one gives up instead of retrying.
+ */
+const PAYLOAD_REFUSED = new Set([
+  "invalid_blocks",
+  "invalid_blocks_format",
+  "msg_too_long",
+  "msg_blocks_too_long",
+  "no_text",
+  "invalid_attachments",
+  "too_many_attachments",
+  "invalid_metadata_format",
+  "invalid_metadata_schema",
+  "metadata_too_large",
+  "invalid_arguments",
+]);
+
+/** The Slack error code when Slack refused the payload itself (see PAYLOAD_REFUSED), else undefined. */
+export function payloadRefused(err: unknown): string | undefined {
+  const code = slackErrorCode(err);
+  return code !== undefined && PAYLOAD_REFUSED.has(code) ? code : undefined;
+}
