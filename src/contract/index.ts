@@ -3,6 +3,7 @@ import type * as insights from "./insights.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
+export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./workspace.ts";
 
