@@ -2,6 +2,7 @@ import type { Deps } from "../../deps.ts";
 import { isActiveBlocker } from "./blockers.ts";
 import { MAX_ANSWER_LENGTH, MOODS } from "./messages.ts";
 import {
+  appendDraftAnswer,
   findParticipant,
   findResponseOfRun,
   findRun,
@@ -16,6 +17,15 @@ export type SubmitOutcome =
   | { ok: false; reason: "not_found" | "closed" | "not_participant" | "too_long" | "empty" };
 
 type AnswerDeps = Pick<Deps, "db" | "clock" | "queue">;
+
+/**
+ * The answer to the run's blocker question (1-based, as the schedule said when the run started); '' when the
+ * run has none. This answer is the response's `blockers` and decides whether it reports a blocker.
+ */
+export function blockerAnswer(run: Pick<RunRow, "blockerQuestion">, answers: readonly string[]): string {
+  const n = run.blockerQuestion;
+  return n !== null && n >= 1 ? (answers[n - 1] ?? "") : "";
+}
 
 /**
  * Stores a member's answers for a run: the first submission creates the response, later ones edit it
@@ -33,7 +43,7 @@ export async function submitResponse(
   if (answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
   if (answers.every((a) => a === "")) return { ok: false, reason: "empty" };
   const mood = input.mood && (MOODS as readonly string[]).includes(input.mood) ? input.mood : null;
-  const blockers = answers[2] ?? "";
+  const blockers = blockerAnswer(run, answers);
   return deps.db.transaction(async (tx) => {
     const saved = await upsertResponse(
       tx,
@@ -88,30 +98,38 @@ export type ConversationReply =
 
 /**
  * Answering in the DM, one question at a time: each message answers the next open question of the
- * member's newest open run; after the last one the response is submitted.
+ * member's newest open run, in the order of the messages (`messageTs`, Slack's ts); after the last one the
+ * response is submitted.
  */
 export async function answerInConversation(
   deps: AnswerDeps,
   teamId: string,
   userId: string,
   text: string,
+  messageTs: string,
 ): Promise<ConversationReply> {
   const trimmed = text.trim();
   const runs = await openRunsOfMember(deps.db, teamId, userId);
-  const run = runs.find((r) => r.participantStatus === "asked") as (RunRow & { draft: string[] | null }) | undefined;
+  const run = runs.find((r) => r.participantStatus === "asked");
   if (!run) return { kind: "none" };
   if (/^skip[.!]?$/i.test(trimmed)) {
     await skipToday(deps, teamId, userId);
     return { kind: "skipped" };
   }
   if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
-  const draft = [...(run.draft ?? []), trimmed];
-  if (draft.length < run.questions.length) {
-    await updateParticipant(deps.db, run.id, userId, { draft });
-    return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total: run.questions.length };
-  }
+  const total = run.questions.length;
+  // Append in SQL, not read-append-write: of two messages sent a few milliseconds apart, both count.
+  const draft = await appendDraftAnswer(deps.db, run.id, userId, { ts: messageTs, text: trimmed }, total);
+  // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
+  if (!draft) return { kind: "none" };
+  if (draft.length < total) return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total };
+  // Only the append that completed the draft gets here, so the response is submitted once.
   const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
-  if (!outcome.ok) return { kind: "closed" };
+  if (!outcome.ok) {
+    // A full draft that could not be submitted would swallow every later message: start over instead.
+    await updateParticipant(deps.db, run.id, userId, { draft: null });
+    return { kind: "closed" };
+  }
   return { kind: "done", responseId: outcome.responseId };
 }
 
