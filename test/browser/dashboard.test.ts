@@ -125,7 +125,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     const card = page.locator("article.answer", { hasText: "Shipped feature 0" });
     const [first, second, third] = DEFAULT_QUESTIONS;
     expect(await card.locator("dt").allInnerTexts()).toEqual([first, second, `${third}Blocker`]);
-    expect(await card.locator("dd").nth(1).innerText()).toBe("Reviews 🎉");
+    expect(await card.locator("dd").nth(1).textContent()).toBe("Reviews 🎉");
     await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     const sizes = await page
       .locator("canvas")
