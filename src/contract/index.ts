@@ -3,6 +3,7 @@ import type * as insights from "./insights.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
+export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./workspace.ts";
 
@@ -21,6 +22,7 @@ export type McpClientConfig = McpConfigs[keyof McpConfigs];
 export type FeedToken = z.output<typeof workspace.feedToken>;
 export type Stats = z.output<typeof insights.stats>;
 export type StandupResponse = z.output<typeof insights.standupResponse>;
+export type LabelledAnswer = z.output<typeof insights.labelledAnswer>;
 export type ParticipationRow = z.output<typeof insights.participationRow>;
 export type Reports = z.output<typeof insights.reports>;
 export type Analytics = z.output<typeof insights.analytics>;

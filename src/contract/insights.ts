@@ -10,16 +10,31 @@ export const stats = z
   })
   .meta({ id: "Stats" });
 
+export const labelledAnswer = z
+  .object({
+    question: z.string().describe("The question as the run asked it (later edits of the standup do not change it)"),
+    answer: z.string().describe("The member's answer, possibly empty; Slack mrkdwn and :emoji: shortcodes as typed"),
+  })
+  .meta({ id: "Answer" });
+
 export const standupResponse = z
   .object({
     user_id: z.string(),
     real_name: z.string(),
     standup_date: isoDate,
-    yesterday: z.string(),
-    today: z.string(),
-    blockers: z.string(),
+    schedule_id: z.string().describe("The standup (schedule) this answers"),
+    standup_name: z.string().describe('The standup\'s name, or "#<channel> standup" when it has none'),
+    yesterday: z.string().describe("The answer to the first question"),
+    today: z.string().describe("The answer to the second question"),
+    blockers: z.string().describe("The answer to the standup's blocker question; empty when it has none"),
     mood: z.string().describe("An emoji, or empty"),
-    has_blocker: z.boolean(),
+    has_blocker: z.boolean().describe("The blocker answer reports a real blocker (not empty, not a word like none)"),
+    blocker_question: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Which of `answers` (1-based) is the blocker question, as the run asked it; null: none"),
+    answers: z.array(labelledAnswer).describe("Every answer in order, with its question"),
     submitted_at: isoTimestamp,
   })
   .meta({ id: "StandupResponse" });

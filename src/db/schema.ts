@@ -185,6 +185,9 @@ export const standupRuns = pgTable(
   ],
 );
 
+/** One answer given in the DM conversation: [Slack message ts, text] (a bare text in drafts from before). */
+export type DraftAnswer = [ts: string, text: string] | string;
+
 /** "pending": a member-timezone participant whose local ask time has not come yet. */
 export type ParticipantStatus = "pending" | "asked" | "answered" | "skipped";
 
@@ -203,8 +206,8 @@ export const runParticipants = pgTable(
     localDate: date("local_date", { mode: "string" }),
     remindedAt: tstz("reminded_at"),
     dmChannel: text("dm_channel"),
-    /** Conversational answering: answers so far, in order. */
-    draft: jsonb("draft").$type<string[]>(),
+    /** Conversational answering: answers so far, in the order of their Slack messages. */
+    draft: jsonb("draft").$type<DraftAnswer[]>(),
     createdAt: tstz("created_at").notNull(),
   },
   (t) => [
@@ -236,10 +239,8 @@ export const responses = pgTable(
     /** Bumped on every edit; the thread reply job updates Slack until it has shown the latest version. */
     version: integer("version").notNull().default(1),
     replyTs: text("reply_ts"),
-    /** Full-text search over the three answers (search_standups). */
-    search: tsvector("search").generatedAlwaysAs(
-      sql`to_tsvector('english', coalesce(yesterday, '') || ' ' || coalesce(today, '') || ' ' || coalesce(blockers, ''))`,
-    ),
+    /** Full-text search over every answer (search_standups). */
+    search: tsvector("search").generatedAlwaysAs(sql`jsonb_to_tsvector('english', answers, '["string"]')`),
   },
   (t) => [
     uniqueIndex("responses_member_day_uq").on(t.teamId, t.scheduleId, t.userId, t.standupDate),

@@ -11,9 +11,11 @@ export const MAX_RANGE_DAYS = 92;
 const DEFAULT_RANGE_DAYS = 7;
 
 const RESPONSE_FIELDS =
-  "Each response has user_id, real_name, standup_date, yesterday, today, blockers (the three answers), " +
-  "mood (an emoji from 😀 best to 😫 worst, or empty), has_blocker (true when the blockers answer reports a " +
-  "real blocker) and submitted_at (ISO 8601 UTC).";
+  "Each response has user_id, real_name, standup_date, schedule_id and standup_name (which standup it answers), " +
+  "answers (every answer in order, each {question, answer} with the question as it was asked), yesterday and " +
+  "today (the first two answers), blockers (the answer to the standup's blocker question, empty when it has " +
+  "none), blocker_question (its 1-based position in answers, or null), mood (an emoji from 😀 best to 😫 worst, " +
+  "or empty), has_blocker (true when the blockers answer reports a real blocker) and submitted_at (ISO 8601 UTC).";
 
 /** At most `limit` rows, and whether more existed (one extra row is fetched to know). */
 function capped<T>(rows: T[], limit: number): { count: number; truncated: boolean; items: T[] } {
@@ -103,10 +105,11 @@ export const searchStandups = defineTool({
   name: "search_standups",
   title: "Search standup responses",
   description:
-    "Full-text search over the yesterday, today and blockers answers, like a web search: English word stemming " +
+    "Full-text search over every answer of every standup, like a web search: English word stemming " +
     '(deploy finds deployed), "quoted phrases", OR, and -word to exclude. Best matches first, at most ' +
-    `${SEARCH_LIMIT}. Each result has user_id, real_name, standup_date, the three answers, rank (higher is better) ` +
-    "and snippet: the matching passage with the matched words wrapped in **double asterisks**.",
+    `${SEARCH_LIMIT}. Each result is a response as get_standups returns it (answers with their questions ` +
+    "included), plus rank (higher is better) and snippet: the matching passage with the matched words wrapped in " +
+    "**double asterisks**.",
   input: {
     query: z.string().trim().min(1).max(200).describe('Words to look for, e.g. staging deploy or "code review".'),
     days: daysArg(30, "Only responses from this window are searched."),

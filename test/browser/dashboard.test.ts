@@ -7,7 +7,7 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
 import { issueLoginToken } from "../../src/features/session/index.ts";
-import { TEMPLATES } from "../../src/features/templates/index.ts";
+import { DEFAULT_QUESTIONS, TEMPLATES } from "../../src/features/templates/index.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
@@ -60,7 +60,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
         asked: ["U0WEBANA", "U0WEBBEN", "U0WEBMEM"],
         answers: {
           U0WEBANA: {
-            answers: [`Shipped feature ${back}`, "Reviews", back % 3 === 0 ? "Blocked on review" : "none"],
+            answers: [`Shipped feature ${back}`, "Reviews :tada:", back % 3 === 0 ? "Blocked on review" : "none"],
             mood: "🙂",
           },
           ...(back % 2 === 0 ? { U0WEBBEN: { answers: ["Support, rotation", "Docs", "-"], mood: "😀" } } : {}),
@@ -121,6 +121,11 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await signIn(page, ADMIN);
     await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByText("Shipped feature 0").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Each answer under the question the run asked, the blocker question's marked; shortcodes show as emoji.
+    const card = page.locator("article.answer", { hasText: "Shipped feature 0" });
+    const [first, second, third] = DEFAULT_QUESTIONS;
+    expect(await card.locator("dt").allInnerTexts()).toEqual([first, second, `${third}Blocker`]);
+    expect(await card.locator("dd").nth(1).textContent()).toBe("Reviews 🎉");
     await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     const sizes = await page
       .locator("canvas")
@@ -170,7 +175,10 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^standups-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync((await download.path())!, "utf8");
-    expect(text.split("\r\n")[0]).toBe("standup_date,user_id,real_name,yesterday,today,blockers,mood,submitted_at");
+    expect(text.split("\r\n")[0]).toBe(
+      "standup_date,user_id,real_name,yesterday,today,blockers,mood,submitted_at,schedule_id,standup_name," +
+        "question_1,answer_1,question_2,answer_2,question_3,answer_3",
+    );
     expect(text).toContain("Shipped feature 0");
     await page.close();
   });

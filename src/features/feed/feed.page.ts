@@ -1,3 +1,4 @@
+import { emojify } from "../../contract/index.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import { FEED_DAYS, FEED_MAX_RESPONSES, type FeedDay, type FeedEntry, type FeedView } from "./feed.service.ts";
 
@@ -35,13 +36,18 @@ function document(title: string, body: string): string {
 </head><body>${body}</body></html>`;
 }
 
+/** What people typed: escaped first, then Slack's :shortcodes: become emoji (only emoji are inserted). */
+function text(value: string): string {
+  return emojify(escapeHtml(value));
+}
+
 function renderEntry(e: FeedEntry): string {
   const mood = e.mood ? `<span class="mood" title="Mood">${escapeHtml(e.mood)}</span>` : "";
   const badge = e.hasBlocker ? `<span class="badge">Blocker</span>` : "";
   const edited = e.edited ? " · edited" : "";
-  const answers = e.answers.map((a) => `<dt>${escapeHtml(a.label)}</dt><dd>${escapeHtml(a.text)}</dd>`).join("");
+  const answers = e.answers.map((a) => `<dt>${text(a.question)}</dt><dd>${text(a.answer)}</dd>`).join("");
   return `<article class="response${e.hasBlocker ? " blocked" : ""}">
-<p class="who"><span class="name">${escapeHtml(e.name)}</span>${mood}${badge}<span class="meta">${escapeHtml(e.time)}${edited}</span></p>
+<p class="who"><span class="name">${escapeHtml(e.name)}</span>${mood}${badge}<span class="meta">${escapeHtml(e.standup)} · ${escapeHtml(e.time)}${edited}</span></p>
 <dl>${answers}</dl>
 </article>`;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNull } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { feedTokens, installations, members, responses, schedules, standupRuns } from "../../db/schema.ts";
 
@@ -17,10 +17,11 @@ export interface FeedResponseRow {
   hasBlocker: boolean;
   submittedAt: Date;
   editedAt: Date | null;
-  /** Questions as the run asked them; null when the run row is gone. */
+  /** Questions as the run asked them (never the schedule's current ones); null when the run row is gone. */
   runQuestions: string[] | null;
-  /** The schedule's current questions, the fallback. */
-  scheduleQuestions: string[] | null;
+  /** The schedule's own name ('' when it has none) and channel, for the standup's display name. */
+  scheduleName: string | null;
+  channelId: string | null;
 }
 
 /** One token per workspace: a new one replaces the old hash, so the old token stops working at once. */
@@ -54,8 +55,8 @@ export async function findFeedWorkspace(ex: Executor, tokenHash: string): Promis
 
 /**
  * The workspace's newest responses from `fromDate` on, newest day first, at most `limit` rows.
- * Served by responses_team_date_idx; names and questions are joined in the same query rather than
- * asked of members, standups and schedules row by row.
+ * Served by responses_team_date_idx; names, the run's questions and the schedule's name are joined in the
+ * same query rather than asked of members, runs and schedules row by row.
  */
 export async function selectRecentResponses(
   ex: Executor,
@@ -74,7 +75,8 @@ export async function selectRecentResponses(
       submittedAt: responses.submittedAt,
       editedAt: responses.editedAt,
       runQuestions: standupRuns.questions,
-      scheduleQuestions: schedules.questions,
+      scheduleName: schedules.name,
+      channelId: sql<string | null>`coalesce(${schedules.channelId}, ${standupRuns.channelId})`,
     })
     .from(responses)
     .leftJoin(members, and(eq(members.teamId, responses.teamId), eq(members.userId, responses.userId)))

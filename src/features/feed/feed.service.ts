@@ -1,7 +1,10 @@
 import { DateTime } from "luxon";
+import type { LabelledAnswer } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { shiftDate, todayIn, workspaceTimezone } from "../calendar/index.ts";
+import { labelAnswers } from "../insights/index.ts";
+import { displayName } from "../schedules/index.ts";
 import {
   deleteFeedToken,
   type FeedResponseRow,
@@ -16,14 +19,12 @@ export const FEED_MAX_RESPONSES = 200;
 /** 32 random bytes in base64url, no padding. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-export interface FeedAnswer {
-  label: string;
-  text: string;
-}
-
 export interface FeedEntry {
   name: string;
-  answers: FeedAnswer[];
+  /** The standup this answers, by its display name. */
+  standup: string;
+  /** Every answer with the question the run asked. */
+  answers: LabelledAnswer[];
   mood: string | null;
   hasBlocker: boolean;
   /** Submission time, HH:mm in the workspace timezone. */
@@ -59,16 +60,11 @@ export async function revokeFeedToken(deps: Pick<Deps, "db">, teamId: string): P
   await deleteFeedToken(deps.db, teamId);
 }
 
-/** Questions as asked by the run, else the schedule's; answers beyond them are numbered. */
-function labelAnswers(answers: string[], questions: string[]): FeedAnswer[] {
-  return answers.map((text, i) => ({ label: questions[i] || `Answer ${i + 1}`, text }));
-}
-
 function toEntry(row: FeedResponseRow, zone: string): FeedEntry {
-  const answers = Array.isArray(row.answers) ? row.answers.map(String) : [];
   return {
     name: row.realName?.trim() || row.userId,
-    answers: labelAnswers(answers, row.runQuestions ?? row.scheduleQuestions ?? []),
+    standup: displayName({ name: row.scheduleName, channelId: row.channelId ?? "" }),
+    answers: labelAnswers(row.runQuestions, row.answers),
     mood: row.mood || null,
     hasBlocker: row.hasBlocker,
     time: DateTime.fromJSDate(row.submittedAt, { zone }).toFormat("HH:mm"),

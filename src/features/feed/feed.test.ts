@@ -12,6 +12,7 @@ interface Workspace {
   teamId: string;
   scheduleId: string;
   admin: string;
+  questions: string[];
 }
 
 interface ResponseInput {
@@ -58,7 +59,29 @@ describe("public feed", async () => {
     return (res.json() as { token: string }).token;
   };
 
-  let runSeq = 1000;
+  /** The run of a workspace's schedule on a date, asking its questions: answers are labelled by their run. */
+  const runs = new Map<string, number>();
+  const runOn = async (ws: Workspace, date: string): Promise<number> => {
+    const key = `${ws.scheduleId}|${date}`;
+    const known = runs.get(key);
+    if (known !== undefined) return known;
+    const at = new Date(`${date}T09:00:00Z`);
+    const [run] = await t.deps.db
+      .insert(standupRuns)
+      .values({
+        teamId: ws.teamId,
+        scheduleId: ws.scheduleId,
+        localDate: date,
+        channelId: "C0STANDUP",
+        questions: ws.questions,
+        scheduleTz: "UTC",
+        status: "closed",
+        ...{ startsAt: at, remindAt: at, closesAt: at, createdAt: at },
+      })
+      .returning({ id: standupRuns.id });
+    runs.set(key, run!.id);
+    return run!.id;
+  };
   const workspace = async (
     teamId: string,
     o: { name?: string; timezone?: string; questions?: string[] } = {},
@@ -66,19 +89,20 @@ describe("public feed", async () => {
     await t.installTeam(teamId, o.name ? { name: o.name } : {});
     if (o.timezone)
       await t.deps.db.insert(workspaceCalendars).values({ teamId, timezone: o.timezone, updatedAt: t.clock.now() });
+    const questions = o.questions ?? QUESTIONS;
     const scheduleId = await createSchedule(t.deps.db, t.clock, {
       teamId,
       channelId: "C0STANDUP",
       time: "09:00",
-      questions: o.questions ?? QUESTIONS,
+      questions,
     });
-    return { teamId, scheduleId, admin: await t.signIn(teamId, `U${teamId.slice(1)}ADMIN`) };
+    return { teamId, scheduleId, admin: await t.signIn(teamId, `U${teamId.slice(1)}ADMIN`), questions };
   };
   const addResponse = async (ws: Workspace, r: ResponseInput) => {
     await t.deps.db.insert(responses).values({
       teamId: ws.teamId,
       scheduleId: ws.scheduleId,
-      runId: r.runId ?? runSeq++,
+      runId: r.runId ?? (await runOn(ws, r.date)),
       userId: r.user,
       standupDate: r.date,
       answers: r.answers,
@@ -191,7 +215,7 @@ describe("public feed", async () => {
       expect(articleWith(html, "sat-ben")).not.toContain("Blocker");
 
       // No member row: the user id stands in for the name; a fourth answer beyond three questions is numbered.
-      expect(articleWith(html, "U0NOBODY")).toContain("<dt>Answer 4</dt><dd>extra</dd>");
+      expect(articleWith(html, "U0NOBODY")).toContain("<dt>Question 4</dt><dd>extra</dd>");
     });
 
     it("labels answers with the questions the run asked, even after the schedule's questions changed", async () => {
@@ -230,6 +254,25 @@ describe("public feed", async () => {
       expect(html).toContain("&lt;b&gt;Mallory&lt;/b&gt;");
       expect(html).toContain("&lt;i&gt;Evil &amp; Co&lt;/i&gt;");
       expect(html).toContain("&lt;u&gt;Q1&lt;/u&gt;");
+    });
+
+    it("shows Slack shortcodes as emoji after escaping, except inside code; unknown ones stay as typed", async () => {
+      const emoji = await workspace("T0EMOJI", { questions: ["Wins :trophy:", "Plan", "Blockers"] });
+      await addResponse(emoji, {
+        user: "U0EMO",
+        date: "2026-03-02",
+        answers: [
+          "Shipped it :tada: <b>:rocket:</b>",
+          "`npm run :tada:` then :+1::skin-tone-2:",
+          "none :saluting_face:",
+        ],
+      });
+      const html = articleWith((await getFeed(await newToken(emoji.admin))).body, "Shipped it")!;
+      expect(html).toContain("<dt>Wins 🏆</dt><dd>Shipped it 🎉 &lt;b&gt;🚀&lt;/b&gt;</dd>");
+      expect(html).toContain("<dd>`npm run :tada:` then 👍</dd>");
+      expect(html).toContain("<dd>none 🫡</dd>");
+      // The standup's name: the schedule has none, so the default names its channel.
+      expect(html).toContain('<span class="meta">#C0STANDUP standup · ');
     });
 
     it("an empty week says so", async () => {

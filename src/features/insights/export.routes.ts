@@ -7,8 +7,11 @@ import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { resolveWindow, workspaceToday } from "../calendar/index.ts";
+import { displayName } from "../schedules/index.ts";
 import { csvLine } from "./csv.ts";
+import { labelAnswers } from "./responses.presenter.ts";
 
+/** The spec's columns, in its order; the standup and every question with its answer follow (csvHeader). */
 export const CSV_COLUMNS = [
   "standup_date",
   "user_id",
@@ -32,6 +35,44 @@ interface ExportRow {
   blockers: string;
   mood: string;
   submitted_at: string;
+  schedule_id: string;
+  schedule_name: string;
+  channel_id: string;
+  questions: string[] | null;
+  answers: string[] | null;
+}
+
+/**
+ * The header: the spec's eight columns, then schedule_id and standup_name, then question_1, answer_1, …
+ * question_N, answer_N for the most questions any exported response has: one row per response, each answer
+ * beside the question it was asked with, so a spreadsheet can filter and sort by column.
+ */
+export function csvHeader(pairs: number): string[] {
+  const qa = Array.from({ length: pairs }, (_, i) => [`question_${i + 1}`, `answer_${i + 1}`]).flat();
+  return [...CSV_COLUMNS, "schedule_id", "standup_name", ...qa];
+}
+
+function csvCells(r: ExportRow, pairs: number): unknown[] {
+  const labelled = labelAnswers(r.questions, r.answers);
+  const qa = Array.from({ length: pairs }, (_, i) => [labelled[i]?.question ?? "", labelled[i]?.answer ?? ""]).flat();
+  return [
+    ...CSV_COLUMNS.map((c) => r[c]),
+    r.schedule_id,
+    displayName({ name: r.schedule_name, channelId: r.channel_id }),
+    ...qa,
+  ];
+}
+
+/** How many question/answer column pairs the export needs: the most any response in the window has. */
+export async function exportAnswerPairs(ex: Executor, teamId: string, from: string, to: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    ex,
+    sql`select coalesce(max(greatest(jsonb_array_length(r.answers), coalesce(jsonb_array_length(run.questions), 0))), 0)::int as n
+        from responses r
+        left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
+        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}`,
+  );
+  return row?.n ?? 0;
 }
 
 /**
@@ -45,9 +86,13 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
       ex,
       sql`select r.id::int as id, r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,
                  r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,
-                 to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at
+                 to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at,
+                 r.schedule_id, coalesce(s.name, '') as schedule_name,
+                 coalesce(s.channel_id, run.channel_id, '') as channel_id, run.questions, r.answers
           from responses r
           left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+          left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
+          left join schedules s on s.id = r.schedule_id and s.team_id = r.team_id
           where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
             ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id})` : sql``}
           order by r.standup_date, r.id
@@ -62,13 +107,14 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
 }
 
 export async function* csvChunks(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<string> {
-  yield csvLine([...CSV_COLUMNS]);
+  const pairs = await exportAnswerPairs(ex, teamId, from, to);
+  yield csvLine(csvHeader(pairs));
   for await (const batch of exportRows(ex, teamId, from, to)) {
     // Small chunks: one large string per batch stays in V8's large-object space until a full GC.
     for (let i = 0; i < batch.length; i += CHUNK_ROWS) {
       yield batch
         .slice(i, i + CHUNK_ROWS)
-        .map((r) => csvLine(CSV_COLUMNS.map((c) => r[c])))
+        .map((r) => csvLine(csvCells(r, pairs)))
         .join("");
     }
   }
@@ -83,7 +129,9 @@ export function exportRoutes(app: App, deps: Deps): void {
         querystring: rangeQuery,
         response: {
           200: {
-            description: `RFC 4180 CSV, UTF-8, columns ${CSV_COLUMNS.join(", ")}`,
+            description:
+              `RFC 4180 CSV, UTF-8, columns ${CSV_COLUMNS.join(", ")}, then schedule_id, standup_name and ` +
+              "question_1, answer_1, … question_N, answer_N up to the most questions of any exported response",
             content: { "text/csv": { schema: z.string() } },
           },
           ...sessionErrors,

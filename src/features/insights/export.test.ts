@@ -69,7 +69,7 @@ describe("CSV export", async () => {
   const download = (query = "") =>
     t.inject({ method: "GET", url: `/dashboard/api/export/csv${query}`, headers: { cookie } });
 
-  it("sends spec columns in order with attachment headers", async () => {
+  it("sends the spec's columns in order, then the standup and each question with its answer", async () => {
     const res = await download("?from=2026-03-01&to=2026-03-04");
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -84,15 +84,34 @@ describe("CSV export", async () => {
       "blockers",
       "mood",
       "submitted_at",
+      "schedule_id",
+      "standup_name",
+      "question_1",
+      "answer_1",
+      "question_2",
+      "answer_2",
+      "question_3",
+      "answer_3",
     ]);
     expect(rows).toHaveLength(3);
+    const emoji = rows.find((r) => r[1] === "U0EMOJI")!;
+    expect(emoji.slice(8)).toEqual([
+      scheduleId,
+      "#C0CSV standup",
+      "What did you complete yesterday?",
+      "'+1 to the plan",
+      "What are you working on today?",
+      "'@everyone meeting",
+      "Any blockers?",
+      "'-",
+    ]);
   });
 
   it("quotes commas, quotes and newlines, keeps emoji, and guards formula cells", async () => {
     const res = await download("?from=2026-03-01&to=2026-03-04");
     const rows = parseCsv(res.body);
     const quote = rows.find((r) => r[1] === "U0QUOTE")!;
-    expect(quote).toEqual([
+    expect(quote.slice(0, 8)).toEqual([
       "2026-03-03",
       "U0QUOTE",
       'Ann "The Hammer" O\'Neil, PhD',

@@ -29,3 +29,4 @@ export {
   type WindowQuery,
   windowFor,
 } from "./insights.service.ts";
+export { labelAnswers, presentResponse, type ResponseRecord } from "./responses.presenter.ts";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
+import type { ResponseRecord } from "./responses.presenter.ts";
 
 /**
  * The SQL behind stats, reports, analytics and the MCP tools; every query is scoped by team and bounded by dates.
@@ -8,17 +9,8 @@ import { type Executor, rows } from "../../db/client.ts";
  * come, or never came) was not asked, so counts nowhere.
  */
 
-export interface StandupRow {
-  user_id: string;
-  real_name: string;
-  standup_date: string;
-  yesterday: string;
-  today: string;
-  blockers: string;
-  mood: string;
-  has_blocker: boolean;
-  submitted_at: string;
-}
+/** A response with what presenting it needs (see responses.presenter.ts). */
+export type StandupRow = ResponseRecord;
 
 export interface ParticipationRow {
   date: string;
@@ -30,6 +22,20 @@ export interface ParticipationRow {
 const pctSql = (num: ReturnType<typeof sql>, den: ReturnType<typeof sql>) =>
   sql`case when ${den} = 0 then 0 else round(100.0 * ${num} / ${den})::int end`;
 
+/**
+ * The columns of a presented response, `r` being the response: the questions and blocker question come from
+ * its run (as asked), the name from its schedule. Used with RESPONSE_JOINS.
+ */
+export const RESPONSE_COLUMNS = sql`r.user_id, coalesce(m.real_name, r.user_id) as real_name,
+  r.standup_date::text as standup_date, r.schedule_id, coalesce(s.name, '') as schedule_name,
+  coalesce(s.channel_id, run.channel_id, '') as channel_id, run.questions, r.answers, run.blocker_question,
+  r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood, r.has_blocker,
+  to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at`;
+
+export const RESPONSE_JOINS = sql`left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+  left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
+  left join schedules s on s.id = r.schedule_id and s.team_id = r.team_id`;
+
 export function standupsBetween(
   ex: Executor,
   teamId: string,
@@ -39,11 +45,9 @@ export function standupsBetween(
 ): Promise<StandupRow[]> {
   return rows<StandupRow>(
     ex,
-    sql`select r.user_id, coalesce(m.real_name, r.user_id) as real_name, r.standup_date::text as standup_date,
-               r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood, r.has_blocker,
-               to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at
+    sql`select ${RESPONSE_COLUMNS}
         from responses r
-        left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+        ${RESPONSE_JOINS}
         where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
           ${opts.userId ? sql`and r.user_id = ${opts.userId}` : sql``}
         order by r.standup_date desc, r.submitted_at, r.id
@@ -167,27 +171,19 @@ export function memberParticipation(ex: Executor, teamId: string, from: string, 
   );
 }
 
-/** Full-text search, best matches first, with the matching words highlighted in a snippet. */
+/** Full-text search over every answer, best matches first, with the matching words highlighted in a snippet. */
 export function searchResponses(ex: Executor, teamId: string, query: string, from: string, to: string, limit: number) {
-  return rows<{
-    user_id: string;
-    real_name: string;
-    standup_date: string;
-    yesterday: string;
-    today: string;
-    blockers: string;
-    rank: number;
-    snippet: string;
-  }>(
+  return rows<StandupRow & { rank: number; snippet: string }>(
     ex,
-    sql`select r.user_id, coalesce(m.real_name, r.user_id) as real_name, r.standup_date::text as standup_date,
-               r.yesterday, r.today, r.blockers,
+    sql`select ${RESPONSE_COLUMNS},
                ts_rank(r.search, q.query)::float8 as rank,
-               ts_headline('english', r.yesterday || ' | ' || r.today || ' | ' || r.blockers, q.query,
-                           'StartSel=**, StopSel=**, MaxWords=30, MinWords=10, MaxFragments=2') as snippet
+               ts_headline('english',
+                           (select string_agg(a.value, ' | ' order by a.n)
+                            from jsonb_array_elements_text(r.answers) with ordinality a(value, n)),
+                           q.query, 'StartSel=**, StopSel=**, MaxWords=30, MinWords=10, MaxFragments=2') as snippet
         from responses r
         cross join (select websearch_to_tsquery('english', ${query}) as query) q
-        left join members m on m.team_id = r.team_id and m.user_id = r.user_id
+        ${RESPONSE_JOINS}
         where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} and r.search @@ q.query
         order by rank desc, r.standup_date desc
         limit ${limit}`,

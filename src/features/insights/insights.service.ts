@@ -1,3 +1,4 @@
+import type { StandupResponse } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
 import { MOODS } from "../standups/index.ts";
@@ -8,11 +9,11 @@ import {
   moodCounts,
   type ParticipationRow,
   participationByDay,
-  type StandupRow,
   searchResponses,
   standupsBetween,
   statsFor,
 } from "./insights.repo.ts";
+import { presentResponse } from "./responses.presenter.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;
 type ReadDeps = Pick<Deps, "db">;
@@ -54,7 +55,7 @@ export async function getReports(deps: InsightDeps, teamId: string, query: Windo
     standupsBetween(deps.db, teamId, w.from, w.to),
     participationByDay(deps.db, teamId, w.from, w.to),
   ]);
-  return { standups, participation, total_days: w.totalDays, from: w.from, to: w.to };
+  return { standups: standups.map(presentResponse), participation, total_days: w.totalDays, from: w.from, to: w.to };
 }
 
 /** Second half of the window against the first: a change of more than 0.2 points is a trend. */
@@ -113,14 +114,14 @@ export async function getAnalytics(deps: InsightDeps, teamId: string, query: Win
 
 // ---- Window queries for other callers (the MCP tools): the dashboard's SQL, scoped by the workspace ----
 
-/** Responses in the window, newest day first; `limit` caps the rows. */
-export function listStandups(
+/** Responses in the window, newest day first, each with every labelled answer; `limit` caps the rows. */
+export async function listStandups(
   deps: ReadDeps,
   teamId: string,
   w: Span,
   opts: { userId?: string; limit?: number } = {},
-): Promise<StandupRow[]> {
-  return standupsBetween(deps.db, teamId, w.from, w.to, opts);
+): Promise<StandupResponse[]> {
+  return (await standupsBetween(deps.db, teamId, w.from, w.to, opts)).map(presentResponse);
 }
 
 /** One row per day that had a run: members asked, how many answered, and the percentage. */
@@ -138,7 +139,8 @@ export function listActiveBlockers(deps: ReadDeps, teamId: string, w: Span) {
   return activeBlockers(deps.db, teamId, w.from, w.to);
 }
 
-/** Full-text search over the answers, best matches first. */
-export function searchAnswers(deps: ReadDeps, teamId: string, query: string, w: Span, limit: number) {
-  return searchResponses(deps.db, teamId, query, w.from, w.to, limit);
+/** Full-text search over every answer, best matches first: the response, its rank and a highlighted snippet. */
+export async function searchAnswers(deps: ReadDeps, teamId: string, query: string, w: Span, limit: number) {
+  const found = await searchResponses(deps.db, teamId, query, w.from, w.to, limit);
+  return found.map((r) => ({ ...presentResponse(r), rank: r.rank, snippet: r.snippet }));
 }

@@ -1,4 +1,5 @@
 /** The schedules feature's public face: other features import from here only. */
+export { displayName } from "./names.ts";
 export type { ScheduleRow } from "./schedules.repo.ts";
 export { scheduleRoutes } from "./schedules.routes.ts";
 export {

@@ -2,6 +2,7 @@ import type { Deps } from "../../deps.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { responseFields } from "./response-fields.ts";
 import {
+  appendDraftAnswer,
   findParticipant,
   findResponseOfRun,
   findRun,
@@ -37,7 +38,7 @@ export async function submitResponse(
   const participant = await findParticipant(deps.db, run.id, input.userId);
   if (!participant || participant.status === "pending") return { ok: false, reason: "not_participant" };
   if (ownWindowClosed(participant, deps.clock.now())) return { ok: false, reason: "closed" };
-  const fields = responseFields(run.questions, input.answers, input.mood);
+  const fields = responseFields(run, input.answers, input.mood);
   if (fields.answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
   if (fields.answers.every((a) => a === "")) return { ok: false, reason: "empty" };
   return deps.db.transaction(async (tx) => {
@@ -89,30 +90,38 @@ export type ConversationReply =
 
 /**
  * Answering in the DM, one question at a time: each message answers the next open question of the
- * member's newest open run; after the last one the response is submitted.
+ * member's newest open run, in the order of the messages (`messageTs`, Slack's ts); after the last one the
+ * response is submitted.
  */
 export async function answerInConversation(
   deps: AnswerDeps,
   teamId: string,
   userId: string,
   text: string,
+  messageTs: string,
 ): Promise<ConversationReply> {
   const trimmed = text.trim();
   const runs = await openRunsOfMember(deps.db, teamId, userId, deps.clock.now());
-  const run = runs.find((r) => r.participantStatus === "asked") as (RunRow & { draft: string[] | null }) | undefined;
+  const run = runs.find((r) => r.participantStatus === "asked");
   if (!run) return { kind: "none" };
   if (/^skip[.!]?$/i.test(trimmed)) {
     await skipToday(deps, teamId, userId);
     return { kind: "skipped" };
   }
   if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
-  const draft = [...(run.draft ?? []), trimmed];
-  if (draft.length < run.questions.length) {
-    await updateParticipant(deps.db, run.id, userId, { draft });
-    return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total: run.questions.length };
-  }
+  const total = run.questions.length;
+  // Append in SQL, not read-append-write: of two messages sent a few milliseconds apart, both count.
+  const draft = await appendDraftAnswer(deps.db, run.id, userId, { ts: messageTs, text: trimmed }, total);
+  // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
+  if (!draft) return { kind: "none" };
+  if (draft.length < total) return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total };
+  // Only the append that completed the draft gets here, so the response is submitted once.
   const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
-  if (!outcome.ok) return { kind: "closed" };
+  if (!outcome.ok) {
+    // A full draft that could not be submitted would swallow every later message: start over instead.
+    await updateParticipant(deps.db, run.id, userId, { draft: null });
+    return { kind: "closed" };
+  }
   return { kind: "done", responseId: outcome.responseId };
 }
 

@@ -149,7 +149,7 @@ function batchInsert(teamId: string, runs: PastRun[], counts: ImportedHistory) {
       const key = { schedule_id: run.scheduleId, local_date: run.localDate, user_id: who.userId };
       participantRows.push({ ...key, status: who.answer ? "answered" : "asked", dm_channel: who.dmChannel ?? null });
       if (!who.answer) continue;
-      const f = responseFields(run.questions, who.answer.answers, who.answer.mood, isBlocker);
+      const f = responseFields(run, who.answer.answers, who.answer.mood, isBlocker);
       answerRows.push({
         ...key,
         answers: JSON.stringify(f.answers),

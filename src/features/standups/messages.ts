@@ -103,6 +103,8 @@ export interface ReplyInput {
   answers: string[];
   mood: string | null;
   hasBlocker: boolean;
+  /** The run's blocker question, 1-based; null: none. */
+  blockerQuestion: number | null;
   edited: boolean;
 }
 
@@ -113,8 +115,8 @@ export function replyMessage(r: ReplyInput): ChatMessage {
   const lines = r.answers.map((a, i) => {
     const q = r.questions[i] ?? `Answer ${i + 1}`;
     const body = slackEscape(a || "—");
-    // The third answer is the blockers answer; an active blocker stands out.
-    if (i === 2 && r.hasBlocker)
+    // The answer to the blocker question stands out when it reports a blocker.
+    if (i + 1 === r.blockerQuestion && r.hasBlocker)
       return `:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`;
     return `*${slackEscape(q)}*\n${body}`;
   });

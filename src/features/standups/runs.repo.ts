@@ -211,6 +211,41 @@ export async function updateParticipant(
     .where(and(eq(runParticipants.runId, runId), eq(runParticipants.userId, userId)));
 }
 
+/**
+ * Adds one answer given in the DM conversation to the member's draft, in one statement, so answers sent
+ * moments apart all land; the draft stays in the order of the Slack messages (their ts), whichever the
+ * database applies first. It adds only while the member is still asked and the draft has fewer than
+ * `questionCount` answers, so the returned draft (the texts, in order) reaches that count exactly once.
+ * Undefined when nothing was added.
+ */
+export async function appendDraftAnswer(
+  ex: Executor,
+  runId: number,
+  userId: string,
+  answer: { ts: string; text: string },
+  questionCount: number,
+): Promise<string[] | undefined> {
+  const draft = sql`coalesce(${runParticipants.draft}, '[]'::jsonb)`;
+  const [row] = await ex
+    .update(runParticipants)
+    .set({
+      // Bare texts (drafts from before the ts was kept) sort first, in their own order.
+      draft: sql`(select jsonb_agg(e order by case when jsonb_typeof(e) = 'array' then e ->> 0 end nulls first, n)
+                  from jsonb_array_elements(${draft} || jsonb_build_array(jsonb_build_array(${answer.ts}::text, ${answer.text}::text)))
+                       with ordinality as entries(e, n))`,
+    })
+    .where(
+      and(
+        eq(runParticipants.runId, runId),
+        eq(runParticipants.userId, userId),
+        eq(runParticipants.status, "asked"),
+        sql`jsonb_array_length(${draft}) < ${questionCount}`,
+      ),
+    )
+    .returning({ draft: runParticipants.draft });
+  return row?.draft?.map((entry) => (typeof entry === "string" ? entry : entry[1]));
+}
+
 export async function participantsWithStatus(
   ex: Executor,
   runId: number,
@@ -236,9 +271,9 @@ export async function openRunsOfMember(
   teamId: string,
   userId: string,
   now: Date,
-): Promise<(RunRow & { participantStatus: string; draft: string[] | null })[]> {
+): Promise<(RunRow & { participantStatus: string })[]> {
   const found = await ex
-    .select({ run: standupRuns, status: runParticipants.status, draft: runParticipants.draft })
+    .select({ run: standupRuns, status: runParticipants.status })
     .from(runParticipants)
     .innerJoin(standupRuns, eq(standupRuns.id, runParticipants.runId))
     .where(
@@ -250,7 +285,7 @@ export async function openRunsOfMember(
       ),
     )
     .orderBy(sql`${standupRuns.startsAt} desc`);
-  return found.map((f) => ({ ...f.run, participantStatus: f.status, draft: f.draft }));
+  return found.map((f) => ({ ...f.run, participantStatus: f.status }));
 }
 
 export async function findResponseById(ex: Executor, teamId: string, id: number): Promise<ResponseRow | undefined> {

@@ -147,6 +147,7 @@ export async function tick(deps: Deps): Promise<TickResult> {
       localDate: run.localDate,
       channelId: s.channelId,
       questions: s.questions,
+      blockerQuestion: s.blockerQuestion,
       scheduleTz: s.scheduleTz,
       startsAt,
       remindAt: new Date(startsAt.getTime() + REMIND_AFTER_MS),

@@ -21,6 +21,7 @@ import {
   findResponseById,
   findRun,
   listParticipants,
+  type ResponseRow,
   type RunRow,
   responsesOfRun,
   setParentTs,
@@ -154,36 +155,60 @@ async function remind(deps: Deps, teamId: string, runId: number, userId: string)
   await postOnce(deps, client, { key: `run:${runId}:remind:${userId}`, teamId, channel, ...reminderMessage(run) });
 }
 
-/** Posts the member's answers in the run's thread, or updates that reply after an edit; then confirms by DM once. */
-async function reply(deps: Deps, teamId: string, responseId: number): Promise<void> {
-  const r = await findResponseById(deps.db, teamId, responseId);
-  if (!r) return;
-  const run = await findRun(deps.db, teamId, r.runId);
-  if (!run) return;
-  const client = await deps.chat.forTeam(teamId, "post");
-  const parentTs = await ensureParent(deps, client, run);
-  const msg = replyMessage({
+/** Edits racing the reply job: after this many rounds of "it changed again" the job retries later instead. */
+const MAX_REPLY_ROUNDS = 5;
+
+function replyFor(run: RunRow, r: ResponseRow) {
+  return replyMessage({
     userId: r.userId,
     questions: run.questions,
     answers: r.answers,
     mood: r.mood,
     hasBlocker: r.hasBlocker,
+    blockerQuestion: run.blockerQuestion,
     edited: r.editedAt !== null,
   });
-  if (r.replyTs) {
-    await client.chat.update({ channel: run.channelId, ts: r.replyTs, text: msg.text, blocks: msg.blocks });
-  } else {
-    const ts = await postOnce(deps, client, {
-      key: `resp:${r.id}:reply`,
+}
+
+/**
+ * Posts the member's answers in the run's thread, or updates that reply after an edit, until Slack shows the
+ * latest version (`responses.version`); then confirms by DM once. Every edit enqueues this job, and whichever
+ * job writes last reads the version again afterwards, so an edit that lands while another job is posting or
+ * updating always reaches Slack.
+ */
+async function reply(deps: Deps, teamId: string, responseId: number): Promise<void> {
+  const first = await findResponseById(deps.db, teamId, responseId);
+  if (!first) return;
+  const run = await findRun(deps.db, teamId, first.runId);
+  if (!run) return;
+  const client = await deps.chat.forTeam(teamId, "post");
+  const parentTs = await ensureParent(deps, client, run);
+  /** The version this job knows Slack shows; 0: not known. */
+  let shown = 0;
+  let ts = first.replyTs;
+  if (!ts) {
+    ts = await postOnce(deps, client, {
+      key: `resp:${first.id}:reply`,
       teamId,
       channel: run.channelId,
       threadTs: parentTs,
-      ...msg,
+      ...replyFor(run, first),
     });
-    await setReplyTs(deps.db, r.id, ts);
+    await setReplyTs(deps.db, first.id, ts);
+    // postOnce may return a reply an earlier job posted (its reply_ts not stored yet) with an earlier version:
+    // only a first version is sure to be what Slack shows.
+    if (first.version === 1) shown = 1;
   }
-  const channel = await dmChannel(deps, client, run, r.userId);
-  await postOnce(deps, client, { key: `resp:${r.id}:confirm`, teamId, channel, ...confirmMessage(run) });
+  for (let round = 0; ; round++) {
+    const latest = await findResponseById(deps.db, teamId, responseId);
+    if (!latest || latest.version <= shown) break;
+    if (round === MAX_REPLY_ROUNDS) throw new Error(`response ${responseId} keeps changing; retrying the reply later`);
+    const msg = replyFor(run, latest);
+    await client.chat.update({ channel: run.channelId, ts, text: msg.text, blocks: msg.blocks });
+    shown = latest.version;
+  }
+  const channel = await dmChannel(deps, client, run, first.userId);
+  await postOnce(deps, client, { key: `resp:${first.id}:confirm`, teamId, channel, ...confirmMessage(run) });
 }
 
 async function summary(deps: Deps, teamId: string, runId: number): Promise<void> {

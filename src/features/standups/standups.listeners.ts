@@ -124,11 +124,12 @@ export function standupListeners(bolt: App, deps: Deps): void {
       user?: string;
       text?: string;
       channel?: string;
+      ts?: string;
     };
     if (e.channel_type !== "im" || e.subtype || e.bot_id || !e.user || !e.channel) return;
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;
-    const result = await answerInConversation(deps, teamId, e.user, e.text ?? "");
+    const result = await answerInConversation(deps, teamId, e.user, e.text ?? "", e.ts ?? "");
     const say = (text: string) => client.chat.postMessage({ channel: e.channel!, text });
     switch (result.kind) {
       case "next":

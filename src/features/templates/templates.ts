@@ -2,9 +2,10 @@
  * The built-in question templates (`GET /dashboard/api/templates`). They are read-only: the whole tree is
  * frozen, so copy `questions` (`[...template.questions]`) before putting it on a schedule and editing it.
  *
- * A response stores the first three answers as yesterday, today and blockers, and the third one feeds
- * blocker alerts. So each template's third question asks what is in the way (blockers, risks, what drains
- * energy), its first two lean towards what happened and what is next, and its own questions follow.
+ * A response keeps every answer; the first two are also its yesterday and today, and the answer to the
+ * schedule's blocker question (the third unless the schedule says otherwise) is its blockers and feeds blocker
+ * alerts. So each template's third question asks what is in the way (blockers, risks, what drains energy), its
+ * first two lean towards what happened and what is next, and its own questions follow.
  */
 
 export interface QuestionTemplate {
@@ -12,7 +13,7 @@ export interface QuestionTemplate {
   questions: string[];
 }
 
-/** The three questions every schedule starts with; answers map to yesterday, today and blockers. */
+/** The three questions every schedule starts with: yesterday, today and blockers (the blocker question). */
 export const DEFAULT_QUESTIONS: readonly string[] = Object.freeze([
   "What did you complete yesterday?",
   "What are you working on today?",

@@ -1,3 +1,4 @@
+import { emojify } from "../../../src/contract/emoji.ts";
 import { formatTimeOfDay, moodLabel } from "../lib/format.ts";
 import type { StandupResponse } from "../lib/types.ts";
 
@@ -22,16 +23,19 @@ function Field({ label, text, blocker }: { label: string; text: string; blocker?
   return (
     <div className={`answer-field${blocker ? " answer-field-blocker" : ""}`}>
       <dt>
-        {label}
+        {emojify(label)}
         {blocker ? <span className="badge badge-blocker">Blocker</span> : null}
       </dt>
-      <dd>{text.trim() ? text : <span className="muted">No answer</span>}</dd>
+      <dd>{text.trim() ? emojify(text) : <span className="muted">No answer</span>}</dd>
     </div>
   );
 }
 
-/** One member's answer: yesterday, today, blockers (marked when active) and mood. */
-export function AnswerCard({ response }: { response: StandupResponse }) {
+/**
+ * One member's answer: every question the run asked with its answer (the blocker question's answer marked when
+ * it reports a blocker), the standup it belongs to, and the mood.
+ */
+export function AnswerCard({ response, showStandup = true }: { response: StandupResponse; showStandup?: boolean }) {
   const blocker = hasBlocker(response);
   const time = formatTimeOfDay(response.submitted_at);
   return (
@@ -44,11 +48,20 @@ export function AnswerCard({ response }: { response: StandupResponse }) {
             {time}
           </time>
         ) : null}
+        {showStandup && response.standup_name ? (
+          <span className="muted answer-standup">{response.standup_name}</span>
+        ) : null}
       </header>
       <dl className="answer-fields">
-        <Field label="Yesterday" text={response.yesterday} />
-        <Field label="Today" text={response.today} />
-        <Field label="Blockers" text={response.blockers} blocker={blocker} />
+        {response.answers.map((a, i) => (
+          <Field
+            // biome-ignore lint/suspicious/noArrayIndexKey: a response's answers never change order; the position is the question
+            key={i}
+            label={a.question}
+            text={a.answer}
+            blocker={blocker && i + 1 === response.blocker_question}
+          />
+        ))}
       </dl>
     </article>
   );

@@ -59,7 +59,7 @@ function TodayAnswers() {
           ) : (
             <div className="answers">
               {standups.map((r) => (
-                <AnswerCard key={`${r.user_id}-${r.submitted_at ?? ""}-${r.standup_date}`} response={r} />
+                <AnswerCard key={`${r.schedule_id}-${r.user_id}-${r.standup_date}`} response={r} />
               ))}
             </div>
           )

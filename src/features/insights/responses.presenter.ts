@@ -1,0 +1,59 @@
+import type { LabelledAnswer, StandupResponse } from "../../contract/index.ts";
+import { displayName } from "../schedules/index.ts";
+
+/**
+ * A response as the queries read it: the answers next to the questions of the run that asked them (never the
+ * schedule's current questions, so editing a standup does not relabel old answers), and the schedule's name.
+ */
+export interface ResponseRecord {
+  user_id: string;
+  real_name: string;
+  standup_date: string;
+  schedule_id: string;
+  /** The schedule's own name ('' when it has none). */
+  schedule_name: string;
+  channel_id: string;
+  /** The run's questions, as asked. */
+  questions: string[] | null;
+  answers: string[] | null;
+  /** The run's blocker question (1-based), null: none. */
+  blocker_question: number | null;
+  yesterday: string;
+  today: string;
+  blockers: string;
+  mood: string;
+  has_blocker: boolean;
+  submitted_at: string;
+}
+
+/** Each answer with its question, in order; a question left unanswered shows an empty answer. */
+export function labelAnswers(
+  questions: readonly string[] | null | undefined,
+  answers: readonly unknown[] | null | undefined,
+): LabelledAnswer[] {
+  const qs = questions ?? [];
+  const as = answers ?? [];
+  return Array.from({ length: Math.max(qs.length, as.length) }, (_, i) => ({
+    question: qs[i] || `Question ${i + 1}`,
+    answer: typeof as[i] === "string" ? (as[i] as string) : "",
+  }));
+}
+
+/** The response object every view shows: the spec's fields, then the standup and every labelled answer. */
+export function presentResponse(r: ResponseRecord): StandupResponse {
+  return {
+    user_id: r.user_id,
+    real_name: r.real_name,
+    standup_date: r.standup_date,
+    schedule_id: r.schedule_id,
+    standup_name: displayName({ name: r.schedule_name, channelId: r.channel_id }),
+    yesterday: r.yesterday,
+    today: r.today,
+    blockers: r.blockers,
+    mood: r.mood,
+    has_blocker: r.has_blocker,
+    blocker_question: r.blocker_question,
+    answers: labelAnswers(r.questions, r.answers),
+    submitted_at: r.submitted_at,
+  };
+}
