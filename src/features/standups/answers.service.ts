@@ -8,7 +8,6 @@ import {
   findRun,
   openRunsOfMember,
   type ParticipantRow,
-  type RunRow,
   updateParticipant,
   upsertResponse,
 } from "./runs.repo.ts";
