@@ -13,7 +13,9 @@ export function validationMessage(issues: readonly Issue[], context: string | un
   const message = issue.message ?? "Invalid input";
   if (!field)
     return context === "body" && message.startsWith("Invalid input") ? "Request body must be a JSON object" : message;
-  return message.includes(field) ? message : `${field}: ${message}`;
+  // "questions[1] must be a string" names its field; zod's own "Invalid input: …" does not (and may contain it).
+  const named = message === field || message.startsWith(`${field} `) || message.startsWith(`${field}[`);
+  return named ? message : `${field}: ${message}`;
 }
 
 /** One place turns every failure into `{"error": "..."}`; a 5xx shows a generic message and logs the cause. */

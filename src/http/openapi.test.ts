@@ -8,10 +8,13 @@ type Operation = { security?: Record<string, string[]>[]; responses?: Record<str
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 /** `/feed/:token` → `/feed/{token}`, `/dashboard/*` → `/dashboard/{*}`: how the document writes paths. */
-const documentPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/\*$/, "{*}");
+const documentPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/\*$/, "{path}");
 
-/** Static files of the dashboard build: not an API, hidden on purpose. */
-const HIDDEN = new Set(["GET /dashboard/assets/*"]);
+/**
+ * Hidden on purpose: static files of the dashboard build, and the feed's catch-alls (they only answer the
+ * 404 page that /feed/{token} documents; OpenAPI allows one path per shape).
+ */
+const HIDDEN = new Set(["GET /dashboard/assets/*", "GET /feed", "GET /feed/*"]);
 
 let t: TestApp;
 let doc: Document;
@@ -52,6 +55,23 @@ describe("GET /openapi.json", () => {
       if (!op || Object.keys(op.responses ?? {}).length === 0) missing.push(key);
     }
     expect(missing).toEqual([]);
+  });
+
+  it("gives every operation a unique operationId and every success a description", () => {
+    const ids: string[] = [];
+    for (const ops of Object.values(doc.paths)) {
+      for (const op of Object.values(ops) as (Operation & { operationId?: string })[]) {
+        ids.push(op.operationId ?? "");
+        for (const [status, response] of Object.entries(op.responses ?? {})) {
+          const description = (response as { description?: string }).description;
+          expect(description && description !== "Default Response", `${op.operationId} ${status}`).toBeTruthy();
+        }
+      }
+    }
+    expect(ids.filter((id) => !id)).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain("getReports");
+    expect(ids).toContain("putStandupsById");
   });
 
   it("names the session cookie on the dashboard API and the bearer key on POST /mcp", () => {

@@ -25,16 +25,56 @@ function tagOf(url: string): string {
   return api;
 }
 
+/** Catch-alls that only answer the feed's 404 page: the document describes that page under /feed/{token}. */
+const UNDOCUMENTED = new Set(["/feed", "/feed/*"]);
+
+const pascal = (word: string) =>
+  word
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+
+/** `GET /dashboard/api/standups/:id` → `getStandupsById`: stable names for client generators. */
+export function operationIdOf(method: string, url: string): string {
+  let segments = url.split("/").filter(Boolean);
+  if (segments[0] === "dashboard" && segments[1] === "api") segments = segments.slice(2);
+  const name = segments
+    .map((s) => (s.startsWith(":") ? `By${pascal(s.slice(1))}` : s === "*" ? "Path" : pascal(s)))
+    .join("");
+  return `${method.toLowerCase()}${name || "Root"}`;
+}
+
+const SUCCESS: Record<string, string> = { "200": "Success", "201": "Created", "202": "Accepted", "302": "Redirect" };
+
 /**
  * zod → JSON Schema, plus what every route of a kind shares: /dashboard/api needs the session cookie,
- * POST /mcp the bearer key.
+ * POST /mcp the bearer key; each operation gets an operationId, each success a description.
  */
 function transform(input: TransformInput) {
-  const out = jsonSchemaTransform(input);
   const route = (input as { route?: { method: string | string[]; config?: { public?: boolean } } }).route;
+  if (UNDOCUMENTED.has(input.url)) return { schema: { hide: true }, url: input.url };
+  const out = jsonSchemaTransform(input);
   if (!out.schema || (out.schema as { hide?: boolean }).hide) return out;
   const schema = out.schema as Record<string, unknown>;
+  const method = [route?.method ?? "get"].flat()[0]!;
+  schema.operationId ??= operationIdOf(method, input.url);
   schema.tags ??= [tagOf(input.url)];
+  for (const [status, response] of Object.entries((schema.response ?? {}) as Record<string, Record<string, unknown>>)) {
+    if (SUCCESS[status] && response && typeof response === "object" && !response.description) {
+      response.description = SUCCESS[status];
+    }
+  }
+  // A trailing wildcard is a path parameter named "*" to Fastify; a document names it.
+  if (input.url.endsWith("/*")) {
+    const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+    if (params?.properties?.["*"]) {
+      params.properties.path = params.properties["*"];
+      delete params.properties["*"];
+      params.required = (params.required ?? []).map((p) => (p === "*" ? "path" : p));
+    }
+    return { schema, url: `${input.url.slice(0, -2)}/{path}` };
+  }
   if (input.url.startsWith("/dashboard/api/") && !route?.config?.public) schema.security ??= [{ [SESSION_SCHEME]: [] }];
   if (input.url === "/mcp" && [route?.method].flat().includes("POST")) schema.security ??= [{ [MCP_KEY_SCHEME]: [] }];
   return out;

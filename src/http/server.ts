@@ -68,8 +68,8 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
   app.addHook("onRoute", (r) => {
     // Every route states its responses (and its input) as zod schemas: that is what validates input,
     // serialises output and documents the route in /openapi.json. Only hidden routes (static files) may skip it.
-    const schema = r.schema as { response?: unknown; hide?: boolean } | undefined;
-    if (!schema?.hide && !schema?.response) {
+    const schema = r.schema as { response?: object; hide?: boolean } | undefined;
+    if (!schema?.hide && Object.keys(schema?.response ?? {}).length === 0) {
       throw new Error(`route ${String(r.method)} ${r.url} declares no response schema`);
     }
     for (const method of [r.method].flat()) {
@@ -97,7 +97,8 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
 
   // A bodiless POST or PUT is an empty object, as an empty JSON body is (logout, feed-token, MCP key names).
   app.addHook("preValidation", async (req) => {
-    if (req.body === undefined && req.routeOptions.schema?.body) req.body = {};
+    const url = req.routeOptions.url ?? "";
+    if (req.body === undefined && req.routeOptions.schema?.body && url.startsWith("/dashboard/api/")) req.body = {};
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

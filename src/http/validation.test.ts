@@ -20,11 +20,29 @@ describe("input validation by the route schemas", async () => {
     ["an array", "[]"],
     ["a string", '"C0ABC"'],
     ["a number", "42"],
-  ])("a JSON body that is %s is refused as not an object", async (_label, payload) => {
-    for (const url of ["/dashboard/api/standups", "/dashboard/api/members/invite", "/dashboard/api/mcp/keys"]) {
+  ])("a JSON body that is %s is refused as not an object", async (label, payload) => {
+    const urls = ["/dashboard/api/standups", "/dashboard/api/members/invite"];
+    // The key's body is optional (name only): null is no body there, anything else not an object is refused.
+    if (label !== "null") urls.push("/dashboard/api/mcp/keys");
+    for (const url of urls) {
       const res = await send("POST", url, payload);
       expect(res.statusCode, `${url} ${payload}`).toBe(400);
       expect(res.json(), url).toEqual({ error: "Request body must be a JSON object" });
+    }
+  });
+
+  it("a JSON null is no body where the body is optional (an MCP key's name)", async () => {
+    const res = await send("POST", "/dashboard/api/mcp/keys", "null");
+    expect(res.statusCode).toBe(201);
+    expect(res.json().name).toBe("");
+  });
+
+  it("a repeated sign-in token is an invalid link, answered with the sign-in page", async () => {
+    for (const url of ["/dashboard?t=a&t=b", "/dashboard/login?t=a&t=b"]) {
+      const res = await t.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/^text\/html/);
+      expect(res.body).toContain("This sign-in link is not valid.");
     }
   });
 

@@ -6,9 +6,9 @@ declare module "../../jobs/queue.ts" {
   }
 }
 
-/** The install queues a welcome; no e-mail sender exists yet, so the job only notes that nothing was sent. */
+/** The install queues a welcome; the e-mail feature does not exist yet, so the job only notes that nothing was sent. */
 export function installJobs(deps: Deps): void {
   deps.queue.register("install.welcome", async ({ teamId }) => {
-    deps.log.debug({ team_id: teamId, job: "install.welcome" }, "welcome e-mail not configured");
+    deps.log.debug({ team_id: teamId, job: "install.welcome" }, "welcome e-mail not sent: e-mail is not built yet");
   });
 }

@@ -34,13 +34,14 @@ export function mcpKeyRoutes(app: App, deps: Deps): void {
       config: { admin: true },
       schema: {
         summary: "Create an MCP API key; the whole key is in this answer only",
-        body: createKeyInput,
+        // The body is optional (the spec), and JSON null counts as no body.
+        body: createKeyInput.nullable(),
         response: { 201: createdMcpKey, ...adminErrors, ...mutationErrors },
       },
     },
     async (req, reply) => {
       const s = requireSession(req);
-      const created = await createKey(deps, s.teamId, s.userId, req.body);
+      const created = await createKey(deps, s.teamId, s.userId, req.body ?? {});
       // The whole key is in this body and nowhere else: no cache may keep it.
       return reply.status(201).header("cache-control", "no-store").send(created);
     },

@@ -64,9 +64,9 @@ async function placeholder(_deps: Deps, _req: FastifyRequest, reply: FastifyRepl
   return sendDashboardIndex(reply);
 }
 
-/** A repeated or odd `t` is just not a valid link: the page says so, as for any other bad link. */
+/** A repeated or odd `t` is just not a valid link (""): the page says so, as for any other bad link. */
 const loginQuery = z.object({
-  t: z.string().optional().catch(undefined).describe("A login token from Slack, valid 5 minutes, used once"),
+  t: z.string().optional().catch("").describe("A login token from Slack, valid 5 minutes, used once"),
 });
 
 const signInPages = {
