@@ -7,6 +7,7 @@ export {
   activeMemberIds,
   listMemberViews,
   type MemberView,
+  memberNames,
   memberTimezone,
   presentMember,
 } from "./members.service.ts";

@@ -43,6 +43,16 @@ export async function selectActiveMemberIds(ex: Executor, teamId: string, userId
   return found.map((r) => r.userId);
 }
 
+/** The names these people go by in the workspace: real name, else display name; unknown ids are absent. */
+export async function selectNames(ex: Executor, teamId: string, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const found = await ex
+    .select({ userId: members.userId, realName: members.realName, displayName: members.displayName })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), inArray(members.userId, userIds)));
+  return new Map(found.map((m) => [m.userId, m.realName.trim() || m.displayName.trim() || m.userId]));
+}
+
 /**
  * Insert or refresh people from Slack. Slack admins and owners become admins; a role set in the
  * dashboard is never lowered by a sync.

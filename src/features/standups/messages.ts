@@ -129,11 +129,17 @@ export function replyMessage(r: ReplyInput): { text: string; blocks: Block[] } {
   };
 }
 
+/**
+ * The close summary names people (real or display names) instead of mentioning them: a `<@U…>` in a channel
+ * thread notifies everyone listed, and a standup summary should not ping a dozen people at midnight.
+ */
 export interface SummaryInput {
   asked: number;
   answered: number;
-  blockers: { userId: string; text: string }[];
+  blockers: { name: string; text: string }[];
+  /** Names of those who did not answer. */
   missing: string[];
+  /** Names of those who skipped the day. */
   skipped: string[];
 }
 
@@ -149,13 +155,13 @@ export function summaryMessage(s: SummaryInput): { text: string; blocks: Block[]
     section(
       s.blockers.length === 0
         ? "*Blockers:* none"
-        : `*Blockers (${s.blockers.length}):*\n${s.blockers.map((b) => `• <@${b.userId}>: ${slackEscape(b.text).slice(0, 300)}`).join("\n")}`,
+        : `*Blockers (${s.blockers.length}):*\n${s.blockers.map((b) => `• *${slackEscape(b.name)}*: ${slackEscape(b.text).slice(0, 300)}`).join("\n")}`,
     ),
   );
   if (s.missing.length > 0)
-    blocks.push(section(`*Did not answer:* ${s.missing.map((u) => `<@${u}>`).join(", ")}`.slice(0, 3000)));
+    blocks.push(section(`*Did not answer:* ${s.missing.map(slackEscape).join(", ")}`.slice(0, 3000)));
   if (s.skipped.length > 0)
-    blocks.push(context(`Skipped today: ${s.skipped.map((u) => `<@${u}>`).join(", ")}`.slice(0, 3000)));
+    blocks.push(context(`Skipped today: ${s.skipped.map(slackEscape).join(", ")}`.slice(0, 3000)));
   return { text, blocks };
 }
 
