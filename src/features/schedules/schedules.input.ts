@@ -123,7 +123,7 @@ export const scheduleCreateInput = scheduleUpdateInput.extend({ channel_id: chan
 export type ScheduleUpdate = z.output<typeof scheduleUpdateInput>;
 export type ScheduleCreate = z.output<typeof scheduleCreateInput>;
 
-/** Throws unless `blocker` points at one of `count` questions (null, none, always fits). */
+/** Why `blocker` does not point at one of `count` questions, or undefined when it does (null, none, always fits). */
 export function blockerQuestionProblem(blocker: number | null, count: number): string | undefined {
   if (blocker === null || blocker <= count) return undefined;
   return `blocker_question must be between 1 and ${count} (the number of questions), or null for none`;
