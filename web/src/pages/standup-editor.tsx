@@ -454,7 +454,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
               {form.questions.length} of {MAX_QUESTIONS}.
             </span>
           </div>
-          <div className="field">
+          <div className="field field-blocker">
             <label htmlFor="blocker-question">Blocker question</label>
             <select
               id="blocker-question"
@@ -497,20 +497,22 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           </p>
         </div>
 
-        <div className="field field-check">
-          <input
-            id="member-tz"
-            type="checkbox"
-            checked={form.askInMemberTimezone}
-            onChange={(e) => update({ askInMemberTimezone: e.target.checked })}
-            aria-describedby="member-tz-help"
-          />
-          <label htmlFor="member-tz">Ask each person at this time in their own timezone</label>
+        <div className="field">
+          <div className="field-check">
+            <input
+              id="member-tz"
+              type="checkbox"
+              checked={form.askInMemberTimezone}
+              onChange={(e) => update({ askInMemberTimezone: e.target.checked })}
+              aria-describedby="member-tz-help"
+            />
+            <label htmlFor="member-tz">Ask each person at this time in their own timezone</label>
+          </div>
+          <p id="member-tz-help" className="field-help">
+            For teams across timezones: everyone is asked at {form.time || "the chosen time"} on their own clock, on the
+            chosen weekdays of their own calendar.
+          </p>
         </div>
-        <p id="member-tz-help" className="field-help">
-          For teams across timezones: everyone is asked at {form.time || "the chosen time"} on their own clock, on the
-          chosen weekdays of their own calendar.
-        </p>
 
         <div className="field field-check">
           <input

@@ -22,7 +22,7 @@ export function setStandupsFlash(message: string): void {
 
 /** "Tue, 3 Mar", and the time on the viewer's clock when their timezone is not the schedule's. */
 function describeNextRun(schedule: Schedule): string {
-  if (!schedule.next_run_at) return schedule.active ? "Not scheduled" : "Paused";
+  if (!schedule.next_run_at) return schedule.active ? "Not scheduled" : "None while paused";
   const at = new Date(schedule.next_run_at);
   const viewerTz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const inZone = (timeZone: string) =>
