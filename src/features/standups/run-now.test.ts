@@ -59,7 +59,7 @@ describe("Run now", async () => {
   const runsOf = (id: string) =>
     rows<RunDb>(
       t.deps.db,
-      sql`select id, local_date::text as local_date, status, trigger, starts_at, remind_at, blocker_question, member_timezone
+      sql`select id::int as id, local_date::text as local_date, status, trigger, starts_at, remind_at, blocker_question, member_timezone
           from standup_runs where schedule_id = ${id} order by local_date`,
     );
   const askedDms = (user: string) =>
