@@ -4,12 +4,12 @@ import { findInstallation, upsertInstallation } from "../src/chat/installations.
 import type { Deps } from "../src/deps.ts";
 import { upsertPeople } from "../src/features/members/index.ts";
 import {
-  createSchedule,
   deleteSchedule,
-  listSchedules,
+  listScheduleRows,
   runStartFor,
-  type ScheduleView,
+  type ScheduleRow,
   scheduleCreateInput,
+  storeSchedule,
 } from "../src/features/schedules/index.ts";
 import { importHistory, type PastRun } from "../src/features/standups/index.ts";
 import { encryptSecret } from "../src/lib/crypto.ts";
@@ -98,10 +98,21 @@ export async function seedDemo(deps: Deps): Promise<void> {
       })),
       now,
     );
-    const daily = await createSchedule(
+    const daily = await storeSchedule(
       { db: tx, clock: deps.clock },
       DEMO_TEAM.id,
       scheduleCreateInput.parse({ channel_id: STANDUP_CHANNEL, schedule_time: "09:30", schedule_tz: "Europe/London" }),
+    );
+    // Asks each person at 09:30 in their own Slack timezone: the simulated people span Auckland to Los Angeles.
+    await storeSchedule(
+      { db: tx, clock: deps.clock },
+      DEMO_TEAM.id,
+      scheduleCreateInput.parse({
+        channel_id: DEMO_CHANNELS[1]!.id,
+        name: "Global standup",
+        schedule_time: "09:30",
+        ask_in_member_timezone: true,
+      }),
     );
     // Sixty days of 25 people through submitResponse would post to Slack and queue a reply per answer:
     // history is imported in bulk instead, stored the way submitResponse stores answers.
@@ -110,9 +121,9 @@ export async function seedDemo(deps: Deps): Promise<void> {
 }
 
 /** The daily standup's weekdays before today, each closed the next midnight, ~82% answered. */
-function* pastRuns(daily: ScheduleView, now: Date): Generator<PastRun> {
+function* pastRuns(daily: ScheduleRow, now: Date): Generator<PastRun> {
   const r = rng(20260301);
-  const timing = { time: daily.schedule_time, tz: daily.schedule_tz };
+  const timing = { time: daily.scheduleTime, tz: daily.scheduleTz };
   const today = DateTime.fromJSDate(now, { zone: timing.tz }).startOf("day");
   for (let back = HISTORY_DAYS; back >= 1; back--) {
     const day = today.minus({ days: back });
@@ -123,7 +134,7 @@ function* pastRuns(daily: ScheduleView, now: Date): Generator<PastRun> {
     const answered = new Set(DEMO_PEOPLE.filter(() => r() < 0.82).map((p) => p.id));
     yield {
       scheduleId: daily.id,
-      channelId: daily.channel_id,
+      channelId: daily.channelId,
       localDate: date,
       questions: daily.questions,
       scheduleTz: timing.tz,
@@ -147,10 +158,10 @@ function* pastRuns(daily: ScheduleView, now: Date): Generator<PastRun> {
 /** A standup that runs a minute from now, so the demo shows a live run every few minutes. */
 export async function schedulePulse(deps: Deps): Promise<string> {
   const at = DateTime.fromJSDate(deps.clock.now(), { zone: "utc" }).plus({ minutes: 1 });
-  for (const s of await listSchedules(deps, DEMO_TEAM.id)) {
+  for (const s of await listScheduleRows(deps, DEMO_TEAM.id)) {
     if (isPulse(s)) await deleteSchedule(deps, DEMO_TEAM.id, s.id);
   }
-  const pulse = await createSchedule(
+  const pulse = await storeSchedule(
     deps,
     DEMO_TEAM.id,
     scheduleCreateInput.parse({
@@ -164,6 +175,6 @@ export async function schedulePulse(deps: Deps): Promise<string> {
   return pulse.id;
 }
 
-function isPulse(s: ScheduleView): boolean {
+function isPulse(s: ScheduleRow): boolean {
   return s.questions.length === PULSE_QUESTIONS.length && s.questions.every((q, i) => q === PULSE_QUESTIONS[i]);
 }

@@ -11,7 +11,7 @@ import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
-import { standupJobs, standupListeners, startScheduler } from "./features/standups/index.ts";
+import { standupJobs, standupListeners, standupRoutes, startScheduler } from "./features/standups/index.ts";
 import { systemRoutes } from "./features/system/index.ts";
 import { templateRoutes } from "./features/templates/index.ts";
 import { webRoutes } from "./features/web/index.ts";
@@ -43,6 +43,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     memberRoutes,
     channelRoutes,
     scheduleRoutes,
+    standupRoutes,
     templateRoutes,
     feedRoutes,
     insightRoutes,

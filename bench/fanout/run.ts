@@ -36,7 +36,7 @@ import { upsertInstallation } from "../../src/chat/installations.repo.ts";
 import { type Db, openDatabase, rows } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { upsertPeople } from "../../src/features/members/index.ts";
-import { createSchedule, scheduleCreateInput } from "../../src/features/schedules/index.ts";
+import { scheduleCreateInput, storeSchedule } from "../../src/features/schedules/index.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
 import { askChild, stopChild } from "../lib/child.ts";
 import { cpuMs } from "../lib/proc.ts";
@@ -513,7 +513,7 @@ async function seed(db: Db, world: World, dueMs: number): Promise<void> {
         })),
         now,
       );
-      await createSchedule(
+      await storeSchedule(
         { db, clock },
         t.id,
         scheduleCreateInput.parse({

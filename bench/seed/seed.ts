@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import { findInstallation, upsertInstallation } from "../../src/chat/installations.repo.ts";
 import { type Executor, openDatabase, rows } from "../../src/db/client.ts";
 import { upsertPeople } from "../../src/features/members/index.ts";
-import { createSchedule, scheduleCreateInput } from "../../src/features/schedules/index.ts";
+import { scheduleCreateInput, storeSchedule } from "../../src/features/schedules/index.ts";
 import { importHistory } from "../../src/features/standups/index.ts";
 import { cpuMs } from "../lib/proc.ts";
 import { type BenchSchedule, benchMembers, benchRuns, checkBlockerLists, memberUserId } from "./generate.ts";
@@ -190,7 +190,7 @@ export async function seedWorkspace(url: string, opts: SeedOptions): Promise<See
         }
         const out: BenchSchedule[] = [];
         for (let n = 1; n <= schedules; n++) {
-          const s = await createSchedule(
+          const s = await storeSchedule(
             { db: tx, clock },
             team,
             scheduleCreateInput.parse({
@@ -200,7 +200,7 @@ export async function seedWorkspace(url: string, opts: SeedOptions): Promise<See
               schedule_days: "mon,tue,wed,thu,fri",
             }),
           );
-          out.push({ id: s.id, channelId: s.channel_id, questions: s.questions });
+          out.push({ id: s.id, channelId: s.channelId, questions: s.questions });
         }
         return out;
       });

@@ -14,7 +14,12 @@ export type Member = z.output<typeof workspace.member>;
 export type Channel = z.output<typeof workspace.channel>;
 export type Template = z.output<typeof workspace.template>;
 export type Schedule = z.output<typeof workspace.schedule>;
-export type ScheduleInput = Omit<Schedule, "id">;
+export type LastRun = z.output<typeof workspace.lastRun>;
+/** What POST and PUT take: the writable fields (PUT: any of them); name null restores the default. */
+export type ScheduleInput = Omit<Schedule, "id" | "name" | "next_run_at" | "last_run" | "participant_count"> & {
+  name: string | null;
+};
+export type RunStarted = z.output<typeof workspace.runStarted>;
 export type McpKey = z.output<typeof workspace.mcpKey>;
 export type CreatedMcpKey = z.output<typeof workspace.createdMcpKey>;
 export type McpConfigs = z.output<typeof workspace.mcpConfigs>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, role } from "./common.ts";
+import { isoDate, isoTimestamp, role } from "./common.ts";
 
 export const systemInfo = z.object({ name: z.string(), version: z.string(), status: z.literal("ok") });
 export const health = z.object({ status: z.literal("ok"), db: z.literal("connected") });
@@ -26,6 +26,16 @@ export const channel = z.object({ id: z.string(), name: z.string() }).meta({ id:
 
 export const template = z.object({ name: z.string(), questions: z.array(z.string()) }).meta({ id: "Template" });
 
+export const lastRun = z
+  .object({
+    local_date: isoDate.describe("The run's date in the schedule's timezone"),
+    status: z.enum(["open", "closed", "skipped"]),
+    trigger: z.enum(["schedule", "manual"]).describe('"manual" for Run now'),
+    asked: z.number().int().describe("Participants asked so far"),
+    answered: z.number().int().describe("Participants who answered"),
+  })
+  .meta({ id: "LastRun" });
+
 export const schedule = z
   .object({
     id: z.string(),
@@ -35,8 +45,40 @@ export const schedule = z
     schedule_days: z.string().describe("Comma-separated weekdays: mon,tue,wed,thu,fri,sat,sun"),
     questions: z.array(z.string()),
     active: z.boolean(),
+    name: z.string().describe('1–80 characters; "#<channel> standup" unless the admin named it'),
+    blocker_question: z
+      .number()
+      .int()
+      .nullable()
+      .describe("1-based number of the question whose answer is the blocker; null: none"),
+    reminder_minutes: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Minutes after the ask that one reminder goes to those who have not answered; null: no reminder"),
+    ask_in_member_timezone: z.boolean().describe("Ask each participant at schedule_time in their own timezone"),
+    next_run_at: isoTimestamp
+      .nullable()
+      .describe("When the next run starts (holidays and DST included; the schedule's zone); null when paused or never"),
+    last_run: lastRun.nullable().describe("The latest run, or null before the first"),
+    participant_count: z
+      .number()
+      .int()
+      .describe(
+        "Active members in the channel now: who a run would ask (the last run's count if Slack is unreachable)",
+      ),
   })
   .meta({ id: "Schedule" });
+
+export const runStarted = z
+  .object({
+    run_id: z.number().int(),
+    schedule_id: z.string(),
+    local_date: isoDate.describe("Today in the schedule's timezone: the run's date"),
+    trigger: z.literal("manual"),
+    asked: z.number().int().describe("How many people the run asks: the channel's active members now"),
+  })
+  .meta({ id: "RunStarted" });
 
 export const mcpKey = z
   .object({

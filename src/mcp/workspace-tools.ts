@@ -7,7 +7,7 @@ import {
   participationDaily,
 } from "../features/insights/index.ts";
 import { listMemberViews } from "../features/members/index.ts";
-import { listSchedules } from "../features/schedules/index.ts";
+import { listScheduleRows } from "../features/schedules/index.ts";
 import { daysArg, defineTool, lastDays } from "./tool-kit.ts";
 
 const MOOD_SCALE = `Moods are scored ${Object.entries(MOOD_SCORE)
@@ -63,7 +63,7 @@ export const getWorkspaceSummary = defineTool({
     const w = await lastDays(ctx, 7);
     const [stats, schedules, mood] = await Promise.all([
       getStats(ctx.deps, ctx.teamId),
-      listSchedules(ctx.deps, ctx.teamId),
+      listScheduleRows(ctx.deps, ctx.teamId),
       moodSummary(ctx.deps, ctx.teamId, w),
     ]);
     return {

@@ -3,10 +3,10 @@ import { channel, errorBody, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
-import { ChannelDirectory } from "./channels.service.ts";
+import { channelDirectory } from "./channels.service.ts";
 
 export function channelRoutes(app: App, deps: Deps): void {
-  const directory = new ChannelDirectory(deps);
+  const directory = channelDirectory(deps);
   app.get(
     "/dashboard/api/channels",
     {

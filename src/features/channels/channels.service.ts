@@ -8,16 +8,33 @@ export interface ChannelView {
 
 const CACHE_MS = 60_000;
 
-/** Per-workspace cache of the channel list: the picker asks often, Slack's list is paged and rate limited. */
+interface Entry<T> {
+  at: number;
+  value: T;
+}
+
+/**
+ * Per-workspace cache of what Slack says about channels: the public channel list (the picker and the default
+ * standup names ask often; Slack's list is paged and rate limited) and the members of a channel (participant
+ * counts). A minute old at most; it only saves calls, nothing depends on it for correctness.
+ */
 export class ChannelDirectory {
-  readonly #cache = new Map<string, { at: number; channels: ChannelView[] }>();
+  readonly #lists = new Map<string, Entry<ChannelView[]>>();
+  /** A channel Slack would not list (deleted, private without the bot) is remembered as such, not asked again. */
+  readonly #members = new Map<string, Entry<string[] | { failed: unknown }>>();
 
   constructor(private readonly deps: Pick<Deps, "chat" | "clock">) {}
 
-  async list(teamId: string): Promise<ChannelView[]> {
+  #fresh<T>(cache: Map<string, Entry<T>>, key: string): T | undefined {
     const now = this.deps.clock.now().getTime();
-    const hit = this.#cache.get(teamId);
-    if (hit && now - hit.at < CACHE_MS && now >= hit.at) return hit.channels;
+    const hit = cache.get(key);
+    return hit && now - hit.at < CACHE_MS && now >= hit.at ? hit.value : undefined;
+  }
+
+  async list(teamId: string): Promise<ChannelView[]> {
+    const hit = this.#fresh(this.#lists, teamId);
+    if (hit) return hit;
+    const at = this.deps.clock.now().getTime();
     const client = await this.deps.chat.forTeam(teamId, "read");
     const channels: ChannelView[] = [];
     let cursor: string | undefined;
@@ -38,7 +55,67 @@ export class ChannelDirectory {
       throw upstreamFailed("Could not reach Slack to list channels");
     }
     channels.sort((a, b) => a.name.localeCompare(b.name));
-    this.#cache.set(teamId, { at: now, channels });
+    this.#lists.set(teamId, { at, value: channels });
     return channels;
+  }
+
+  /** The channel's members as Slack lists them (people, bots and apps alike), as the standup fan-out reads them. */
+  async members(teamId: string, channelId: string): Promise<string[]> {
+    const key = `${teamId}|${channelId}`;
+    const hit = this.#fresh(this.#members, key);
+    if (hit) {
+      if ("failed" in hit) throw hit.failed;
+      return hit;
+    }
+    const at = this.deps.clock.now().getTime();
+    const client = await this.deps.chat.forTeam(teamId, "read");
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.conversations.members({
+          channel: channelId,
+          limit: 500,
+          ...(cursor ? { cursor } : {}),
+        });
+        ids.push(...(page.members ?? []));
+        cursor = page.response_metadata?.next_cursor || undefined;
+      } while (cursor);
+    } catch (err) {
+      this.#members.set(key, { at, value: { failed: err } });
+      throw err;
+    }
+    this.#members.set(key, { at, value: ids });
+    return ids;
+  }
+}
+
+const directories = new WeakMap<object, ChannelDirectory>();
+
+/** One directory per running app (keyed by its chat clients), so every caller shares one cache. */
+export function channelDirectory(deps: Pick<Deps, "chat" | "clock">): ChannelDirectory {
+  let found = directories.get(deps.chat);
+  if (!found) {
+    found = new ChannelDirectory(deps);
+    directories.set(deps.chat, found);
+  }
+  return found;
+}
+
+/**
+ * What `lookup` answers within `ms`, or undefined when it fails or is slower: pages that show Slack's data
+ * beside their own (default names, participant counts) fall back instead of waiting out a rate limit. A slow
+ * lookup still finishes in the background and fills the cache for the next request.
+ */
+export async function withinDeadline<T>(lookup: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([lookup.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,3 +1,3 @@
-/** The channels feature's public face: app.ts wires it in from here. */
+/** The channels feature's public face: app.ts wires it in from here; schedules and standups read the directory. */
 export { channelRoutes } from "./channels.routes.ts";
-export type { ChannelView } from "./channels.service.ts";
+export { type ChannelDirectory, type ChannelView, channelDirectory, withinDeadline } from "./channels.service.ts";

@@ -8,6 +8,7 @@ export {
   activeMemberZones,
   listMemberViews,
   type MemberView,
+  memberNames,
   memberTimezone,
   presentMember,
   workspaceMemberZones,

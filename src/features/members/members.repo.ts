@@ -65,6 +65,16 @@ export async function selectWorkspaceZones(ex: Executor, teamIds: string[]): Pro
     .where(and(inArray(members.teamId, teamIds), eq(members.active, true)));
 }
 
+/** The names these people go by in the workspace: real name, else display name; unknown ids are absent. */
+export async function selectNames(ex: Executor, teamId: string, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const found = await ex
+    .select({ userId: members.userId, realName: members.realName, displayName: members.displayName })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), inArray(members.userId, userIds)));
+  return new Map(found.map((m) => [m.userId, m.realName.trim() || m.displayName.trim() || m.userId]));
+}
+
 /**
  * Insert or refresh people from Slack. A new Slack admin or owner starts as admin; a known member is promoted
  * only when Slack's admin flag turns on (was seen off, now on), so a role set in the dashboard, up or down,

@@ -8,6 +8,7 @@ import {
   type Role,
   selectActiveMemberIds,
   selectActiveMemberZones,
+  selectNames,
   selectWorkspaceZones,
   setMemberRole,
   upsertPeople,
@@ -59,6 +60,19 @@ export async function memberTimezone(deps: Pick<Deps, "db">, teamId: string, use
 /** Active members among these user ids, sorted: bots, apps and people who left are never asked. */
 export async function activeMemberIds(deps: Pick<Deps, "db">, teamId: string, userIds: string[]): Promise<string[]> {
   return (await selectActiveMemberIds(deps.db, teamId, userIds)).sort();
+}
+
+/**
+ * A readable name for each of these people, for messages that name someone without notifying them
+ * (a `<@U…>` mention pings): real name, else display name, else the bare user id.
+ */
+export async function memberNames(
+  deps: Pick<Deps, "db">,
+  teamId: string,
+  userIds: string[],
+): Promise<Map<string, string>> {
+  const known = await selectNames(deps.db, teamId, [...new Set(userIds)]);
+  return new Map(userIds.map((id) => [id, known.get(id) ?? id]));
 }
 
 function slackErrorCode(err: unknown): string | undefined {

@@ -1,25 +1,32 @@
 /** The schedules feature's public face: other features import from here only. */
 export { displayName } from "./names.ts";
+export { defaultName, nextRunOf, participantsByChannel, type ScheduleView } from "./schedules.details.ts";
+export {
+  CHANNEL_ID,
+  DEFAULT_DAYS,
+  DEFAULT_REMINDER_MINUTES,
+  MAX_NAME_LENGTH,
+  MAX_QUESTION_LENGTH,
+  MAX_QUESTIONS,
+  MAX_REMINDER_MINUTES,
+  MIN_REMINDER_MINUTES,
+  type ScheduleCreate,
+  type ScheduleUpdate,
+  scheduleCreateInput,
+  scheduleUpdateInput,
+} from "./schedules.input.ts";
 export type { ScheduleRow } from "./schedules.repo.ts";
 export { scheduleRoutes } from "./schedules.routes.ts";
 export {
-  CHANNEL_ID,
   createSchedule,
-  DEFAULT_DAYS,
   deleteSchedule,
+  findSchedule,
   getSchedule,
-  listActiveSchedules,
+  listScheduleRows,
   listSchedules,
-  MAX_QUESTION_LENGTH,
-  MAX_QUESTIONS,
-  presentSchedule,
   SCHEDULE_ID,
-  type ScheduleCreate,
-  type ScheduleUpdate,
-  type ScheduleView,
-  scheduleCreateInput,
   schedulesToRun,
-  scheduleUpdateInput,
+  storeSchedule,
   updateSchedule,
 } from "./schedules.service.ts";
 export {

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { type Executor, rows } from "../../db/client.ts";
 import { installations, schedules } from "../../db/schema.ts";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
@@ -7,7 +7,20 @@ export type NewScheduleRow = typeof schedules.$inferInsert;
 
 /** The editable columns of a schedule; omitted ones stay as they are. */
 export type SchedulePatch = Partial<
-  Pick<ScheduleRow, "channelId" | "scheduleTime" | "scheduleTz" | "scheduleDays" | "questions" | "active">
+  Pick<
+    ScheduleRow,
+    | "channelId"
+    | "scheduleTime"
+    | "scheduleTz"
+    | "scheduleDays"
+    | "questions"
+    | "active"
+    | "name"
+    | "blockerQuestion"
+    | "reminderMinutes"
+    | "askInMemberTimezone"
+    | "timingChangedAt"
+  >
 >;
 
 const live = (teamId: string) => and(eq(schedules.teamId, teamId), isNull(schedules.deletedAt));
@@ -23,6 +36,17 @@ export async function selectSchedule(ex: Executor, teamId: string, id: string): 
     .from(schedules)
     .where(and(live(teamId), eq(schedules.id, id)))
     .limit(1);
+  return row;
+}
+
+/** The live schedule, locked until the transaction ends: an edit decides from the row as it stands. */
+export async function lockSchedule(ex: Executor, teamId: string, id: string): Promise<ScheduleRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(schedules)
+    .where(and(live(teamId), eq(schedules.id, id)))
+    .limit(1)
+    .for("update");
   return row;
 }
 
@@ -69,4 +93,37 @@ export async function selectSchedulesToRun(ex: Executor): Promise<ScheduleRow[]>
     .innerJoin(installations, and(eq(installations.teamId, schedules.teamId), isNull(installations.uninstalledAt)))
     .where(and(eq(schedules.active, true), isNull(schedules.deletedAt)));
   return found.map((f) => f.s);
+}
+
+/** The latest run of a schedule, with how many were asked so far and how many answered. */
+export interface LastRunRow {
+  scheduleId: string;
+  localDate: string;
+  status: "open" | "closed" | "skipped";
+  trigger: "schedule" | "manual";
+  asked: number;
+  answered: number;
+}
+
+/**
+ * The latest run of each live schedule of the workspace, in one statement: a lateral lookup per schedule walks
+ * the (schedule_id, local_date) unique index backwards and stops at the first row, and only that run's
+ * participants and answers are counted. Participants still `pending` (member-timezone runs) are not asked yet.
+ */
+export async function selectLastRuns(ex: Executor, teamId: string): Promise<LastRunRow[]> {
+  return rows<LastRunRow>(
+    ex,
+    sql`select s.id as "scheduleId", last.local_date::text as "localDate", last.status, last.trigger,
+               (select count(*) from run_participants p
+                 where p.run_id = last.id and p.status <> 'pending')::int as asked,
+               (select count(*) from responses r where r.run_id = last.id)::int as answered
+        from schedules s
+        cross join lateral (
+          select run.id, run.local_date, run.status, run.trigger from standup_runs run
+          where run.schedule_id = s.id and run.team_id = s.team_id
+          order by run.local_date desc
+          limit 1
+        ) last
+        where s.team_id = ${teamId} and s.deleted_at is null`,
+  );
 }

@@ -3,14 +3,8 @@ import { adminErrors, errorBody, mutationErrors, okBody, schedule, sessionErrors
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
-import {
-  createSchedule,
-  deleteSchedule,
-  listSchedules,
-  scheduleCreateInput,
-  scheduleUpdateInput,
-  updateSchedule,
-} from "./schedules.service.ts";
+import { scheduleCreateInput, scheduleUpdateInput } from "./schedules.input.ts";
+import { createSchedule, deleteSchedule, listSchedules, updateSchedule } from "./schedules.service.ts";
 
 /** The spec's two equivalent prefixes: the single-standup UI and the multi-schedule UI. */
 const PREFIXES = ["/dashboard/api/standups", "/dashboard/api/schedules"] as const;
@@ -22,7 +16,12 @@ export function scheduleRoutes(app: App, deps: Deps): void {
   for (const prefix of PREFIXES) {
     app.get(
       prefix,
-      { schema: { summary: "Every standup schedule", response: { 200: z.array(schedule), ...sessionErrors } } },
+      {
+        schema: {
+          summary: "Every standup schedule, with its name, next and last run and participant count",
+          response: { 200: z.array(schedule), ...sessionErrors },
+        },
+      },
       async (req) => listSchedules(deps, requireSession(req).teamId),
     );
 

@@ -1,11 +1,20 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import type { Deps } from "../../deps.ts";
-import { notFound } from "../../http/errors.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
 import { DEFAULT_QUESTIONS } from "../templates/index.ts";
+import { presentSchedules, type ScheduleView } from "./schedules.details.ts";
+import {
+  blockerQuestionProblem,
+  DEFAULT_BLOCKER_QUESTION,
+  DEFAULT_DAYS,
+  DEFAULT_REMINDER_MINUTES,
+  type ScheduleCreate,
+  type ScheduleUpdate,
+} from "./schedules.input.ts";
 import {
   insertSchedule,
+  lockSchedule,
   markScheduleDeleted,
   type SchedulePatch,
   type ScheduleRow,
@@ -14,116 +23,14 @@ import {
   selectSchedulesToRun,
   updateScheduleRow,
 } from "./schedules.repo.ts";
-import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
+import { canonicalTimezone } from "./timing.ts";
 
 /** Schedule ids look like Slack ids: "S" and 10 characters of A–Z0–9. */
 export const SCHEDULE_ID = /^S[A-Z0-9]{10}$/;
-/** Public (C…) and private/legacy group (G…) channel ids; DMs (D…) cannot hold a standup. */
-export const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
-export const MAX_QUESTIONS = 10;
-export const MAX_QUESTION_LENGTH = 300;
-export const DEFAULT_DAYS = "mon,tue,wed,thu,fri";
-
-export interface ScheduleView {
-  id: string;
-  channel_id: string;
-  schedule_time: string;
-  schedule_tz: string;
-  schedule_days: string;
-  questions: string[];
-  active: boolean;
-}
-
-export function presentSchedule(row: ScheduleRow): ScheduleView {
-  return {
-    id: row.id,
-    channel_id: row.channelId,
-    schedule_time: row.scheduleTime,
-    schedule_tz: row.scheduleTz,
-    schedule_days: row.scheduleDays,
-    questions: [...row.questions],
-    active: row.active,
-  };
-}
-
-// ---- Input ------------------------------------------------------------------------------------
-// Every message names its field; the route schema reports the first problem as a 400.
-
-const TZ_MESSAGE = "schedule_tz must be an IANA timezone name such as Europe/Berlin";
-const DAYS_MESSAGE = 'schedule_days must be weekdays from mon,tue,wed,thu,fri,sat,sun, as "mon,wed" or ["mon","wed"]';
-const QUESTIONS_MESSAGE = `questions must be an array of 1 to ${MAX_QUESTIONS} strings`;
-
-const requiredString = (field: string, typeHint: string) =>
-  z.string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be ${typeHint}`) });
-
-const channelId = requiredString("channel_id", "a string")
-  .trim()
-  .max(40, "channel_id must be a Slack channel id such as C0123ABCD")
-  .regex(CHANNEL_ID, "channel_id must be a Slack channel id such as C0123ABCD");
-
-const scheduleTime = requiredString("schedule_time", "a string in HH:MM format").refine(
-  (value) => parseTime(value) !== null,
-  "schedule_time must be HH:MM between 00:00 and 23:59",
-);
-
-const scheduleTz = z.string({ error: TZ_MESSAGE }).transform((value, ctx) => {
-  const tz = value.length <= 64 ? canonicalTimezone(value) : null;
-  if (tz !== null) return tz;
-  ctx.addIssue({ code: "custom", message: TZ_MESSAGE });
-  return z.NEVER;
-});
-
-const scheduleDays = z.union([z.string(), z.array(z.string())], { error: DAYS_MESSAGE }).transform((value, ctx) => {
-  const days = value.length <= 100 ? parseDays(value) : null;
-  if (days !== null) return formatDays(days);
-  ctx.addIssue({ code: "custom", message: DAYS_MESSAGE });
-  return z.NEVER;
-});
-
-const questions = z.array(z.unknown(), { error: QUESTIONS_MESSAGE }).transform((list, ctx) => {
-  const fail = (message: string) => {
-    ctx.addIssue({ code: "custom", message });
-    return z.NEVER;
-  };
-  if (list.length < 1 || list.length > MAX_QUESTIONS) return fail(`${QUESTIONS_MESSAGE} (got ${list.length})`);
-  const trimmed: string[] = [];
-  for (const [i, item] of list.entries()) {
-    if (typeof item !== "string") return fail(`questions[${i}] must be a string`);
-    const text = item.trim();
-    if (text === "") return fail(`questions[${i}] must not be empty`);
-    if ([...text].length > MAX_QUESTION_LENGTH) {
-      return fail(`questions[${i}] must be at most ${MAX_QUESTION_LENGTH} characters`);
-    }
-    trimmed.push(text);
-  }
-  return trimmed;
-});
-
-const active = z.boolean({ error: "active must be true or false" });
-
-/** PUT body: every field optional, omitted ones unchanged; unknown fields are dropped. */
-export const scheduleUpdateInput = z.object(
-  {
-    channel_id: channelId.optional(),
-    schedule_time: scheduleTime.optional(),
-    schedule_tz: scheduleTz.optional(),
-    schedule_days: scheduleDays.optional(),
-    questions: questions.optional(),
-    active: active.optional(),
-  },
-  { error: "Request body must be a JSON object" },
-);
-
-/** POST body: channel_id and schedule_time are required; the rest have defaults. */
-export const scheduleCreateInput = scheduleUpdateInput.extend({ channel_id: channelId, schedule_time: scheduleTime });
-
-export type ScheduleUpdate = z.output<typeof scheduleUpdateInput>;
-export type ScheduleCreate = z.output<typeof scheduleCreateInput>;
-
-// ---- Use cases --------------------------------------------------------------------------------
 
 type ReadDeps = Pick<Deps, "db">;
-type WriteDeps = Pick<Deps, "db" | "clock">;
+/** Presenting a schedule reads the clock (next run) and Slack (channel names and members). */
+type ViewDeps = Pick<Deps, "db" | "clock" | "chat">;
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -139,13 +46,14 @@ export function newScheduleId(): string {
   return id;
 }
 
-export async function listSchedules(deps: ReadDeps, teamId: string): Promise<ScheduleView[]> {
-  return (await selectSchedules(deps.db, teamId)).map(presentSchedule);
+/** Every live schedule of the workspace with its name, next and last run and participant count, oldest first. */
+export async function listSchedules(deps: ViewDeps, teamId: string): Promise<ScheduleView[]> {
+  return presentSchedules(deps, teamId, await selectSchedules(deps.db, teamId));
 }
 
-/** The workspace's active schedules, oldest first (the App Home lists them). */
-export async function listActiveSchedules(deps: ReadDeps, teamId: string): Promise<ScheduleView[]> {
-  return (await listSchedules(deps, teamId)).filter((s) => s.active);
+/** The live schedules as stored, oldest first, for callers that need no Slack data (counts, App Home). */
+export async function listScheduleRows(deps: ReadDeps, teamId: string): Promise<ScheduleRow[]> {
+  return selectSchedules(deps.db, teamId);
 }
 
 /** Every active schedule of every installed workspace, as stored: the scheduler's input on each tick. */
@@ -153,11 +61,20 @@ export async function schedulesToRun(deps: ReadDeps): Promise<ScheduleRow[]> {
   return selectSchedulesToRun(deps.db);
 }
 
-/** A live schedule of the workspace; unknown, malformed, deleted and other workspaces' ids are all 404. */
-export async function getSchedule(deps: ReadDeps, teamId: string, id: string): Promise<ScheduleView> {
+/** A live schedule of the workspace as stored; unknown, malformed, deleted and other workspaces' ids are all 404. */
+export async function findSchedule(deps: ReadDeps, teamId: string, id: string): Promise<ScheduleRow> {
   const row = SCHEDULE_ID.test(id) ? await selectSchedule(deps.db, teamId, id) : undefined;
   if (!row) throw notFound("Schedule not found");
-  return presentSchedule(row);
+  return row;
+}
+
+async function present(deps: ViewDeps, teamId: string, row: ScheduleRow): Promise<ScheduleView> {
+  const [view] = await presentSchedules(deps, teamId, [row]);
+  return view!;
+}
+
+export async function getSchedule(deps: ViewDeps, teamId: string, id: string): Promise<ScheduleView> {
+  return present(deps, teamId, await findSchedule(deps, teamId, id));
 }
 
 /** Without a timezone the schedule follows the workspace calendar, else UTC. */
@@ -165,48 +82,118 @@ async function defaultTimezone(deps: ReadDeps, teamId: string): Promise<string> 
   return canonicalTimezone(await workspaceTimezone(deps, teamId)) ?? "UTC";
 }
 
-export async function createSchedule(deps: WriteDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {
+export async function createSchedule(deps: ViewDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {
+  return present(deps, teamId, await storeSchedule(deps, teamId, input));
+}
+
+/** Creates the schedule and returns the stored row, without the Slack look-ups a view needs (demo, benchmarks). */
+export async function storeSchedule(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  input: ScheduleCreate,
+): Promise<ScheduleRow> {
   const now = deps.clock.now();
+  const questions = input.questions ?? [...DEFAULT_QUESTIONS];
+  // Without a say, the third question is the blocker one when there is a third.
+  const blockerQuestion =
+    input.blocker_question !== undefined
+      ? input.blocker_question
+      : questions.length >= DEFAULT_BLOCKER_QUESTION
+        ? DEFAULT_BLOCKER_QUESTION
+        : null;
+  const problem = blockerQuestionProblem(blockerQuestion, questions.length);
+  if (problem) throw badRequest(problem);
   const values = {
     teamId,
     channelId: input.channel_id,
     scheduleTime: input.schedule_time,
     scheduleTz: input.schedule_tz ?? (await defaultTimezone(deps, teamId)),
     scheduleDays: input.schedule_days ?? DEFAULT_DAYS,
-    questions: input.questions ?? [...DEFAULT_QUESTIONS],
+    questions,
     active: input.active ?? true,
+    name: input.name ?? "",
+    blockerQuestion,
+    reminderMinutes: input.reminder_minutes !== undefined ? input.reminder_minutes : DEFAULT_REMINDER_MINUTES,
+    askInMemberTimezone: input.ask_in_member_timezone ?? false,
+    // A new schedule runs from its first start after now, never for a time of today that has already passed.
+    timingChangedAt: now,
     createdAt: now,
     updatedAt: now,
   };
   // 36^10 ids make a clash practically impossible; a few fresh draws cover it anyway.
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await insertSchedule(deps.db, { id: newScheduleId(), ...values });
-    if (row) return presentSchedule(row);
+    if (row) return row;
   }
   throw new Error("Could not draw an unused schedule id");
 }
 
+/**
+ * The columns an edit changes, decided from the row as it stands (locked). A change of time, zone, days or
+ * member-timezone mode, or a resume, restarts the timing: dates whose start has passed do not run. Renames,
+ * question edits and pauses leave it alone.
+ */
+export function schedulePatch(current: ScheduleRow, input: ScheduleUpdate, now: Date): SchedulePatch {
+  const patch: SchedulePatch = {};
+  const changed = <K extends keyof ScheduleRow>(key: K, value: ScheduleRow[K] | undefined): value is ScheduleRow[K] =>
+    value !== undefined && value !== current[key];
+  if (changed("channelId", input.channel_id)) patch.channelId = input.channel_id;
+  if (changed("scheduleTime", input.schedule_time)) patch.scheduleTime = input.schedule_time;
+  if (changed("scheduleTz", input.schedule_tz)) patch.scheduleTz = input.schedule_tz;
+  if (changed("scheduleDays", input.schedule_days)) patch.scheduleDays = input.schedule_days;
+  if (changed("active", input.active)) patch.active = input.active;
+  if (changed("askInMemberTimezone", input.ask_in_member_timezone)) {
+    patch.askInMemberTimezone = input.ask_in_member_timezone;
+  }
+  if (changed("name", input.name)) patch.name = input.name;
+  if (input.reminder_minutes !== undefined) patch.reminderMinutes = input.reminder_minutes;
+  if (input.questions !== undefined) patch.questions = input.questions;
+
+  const count = (input.questions ?? current.questions).length;
+  if (input.blocker_question !== undefined) {
+    const problem = blockerQuestionProblem(input.blocker_question, count);
+    if (problem) throw badRequest(problem);
+    patch.blockerQuestion = input.blocker_question;
+  } else if (current.blockerQuestion !== null && current.blockerQuestion > count) {
+    // The blocker question was removed with the questions after it: no blocker question until one is chosen.
+    patch.blockerQuestion = null;
+  }
+
+  const retimed =
+    patch.scheduleTime !== undefined ||
+    patch.scheduleTz !== undefined ||
+    patch.scheduleDays !== undefined ||
+    patch.askInMemberTimezone !== undefined ||
+    patch.active === true;
+  if (retimed) patch.timingChangedAt = now;
+  return patch;
+}
+
 export async function updateSchedule(
-  deps: WriteDeps,
+  deps: ViewDeps,
   teamId: string,
   id: string,
   input: ScheduleUpdate,
 ): Promise<ScheduleView> {
-  const patch: SchedulePatch = {};
-  if (input.channel_id !== undefined) patch.channelId = input.channel_id;
-  if (input.schedule_time !== undefined) patch.scheduleTime = input.schedule_time;
-  if (input.schedule_tz !== undefined) patch.scheduleTz = input.schedule_tz;
-  if (input.schedule_days !== undefined) patch.scheduleDays = input.schedule_days;
-  if (input.questions !== undefined) patch.questions = input.questions;
-  if (input.active !== undefined) patch.active = input.active;
-  if (Object.keys(patch).length === 0) return getSchedule(deps, teamId, id);
-  const row = SCHEDULE_ID.test(id) ? await updateScheduleRow(deps.db, teamId, id, patch, deps.clock.now()) : undefined;
+  if (!SCHEDULE_ID.test(id)) throw notFound("Schedule not found");
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await lockSchedule(tx, teamId, id);
+    if (!current) return undefined;
+    const patch = schedulePatch(current, input, now);
+    if (Object.keys(patch).length === 0) return current;
+    return updateScheduleRow(tx, teamId, id, patch, now);
+  });
   if (!row) throw notFound("Schedule not found");
-  return presentSchedule(row);
+  return present(deps, teamId, row);
 }
 
 /** Soft delete: past runs and answers stay, the schedule stops running and leaves every list. */
-export async function deleteSchedule(deps: WriteDeps, teamId: string, id: string): Promise<{ ok: true }> {
+export async function deleteSchedule(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  id: string,
+): Promise<{ ok: true }> {
   const deleted = SCHEDULE_ID.test(id) && (await markScheduleDeleted(deps.db, teamId, id, deps.clock.now()));
   if (!deleted) throw notFound("Schedule not found");
   return { ok: true };

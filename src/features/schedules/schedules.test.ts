@@ -41,7 +41,22 @@ describe("schedules API", async () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(
-      ["active", "channel_id", "id", "questions", "schedule_days", "schedule_time", "schedule_tz"].sort(),
+      [
+        "active",
+        "channel_id",
+        "id",
+        "questions",
+        "schedule_days",
+        "schedule_time",
+        "schedule_tz",
+        "name",
+        "blocker_question",
+        "reminder_minutes",
+        "ask_in_member_timezone",
+        "next_run_at",
+        "last_run",
+        "participant_count",
+      ].sort(),
     );
     expect(body.id).toMatch(/^S[A-Z0-9]{10}$/);
     expect(body).toMatchObject({
@@ -51,6 +66,12 @@ describe("schedules API", async () => {
       schedule_days: "mon,tue,wed,thu,fri",
       questions: [...DEFAULT_QUESTIONS],
       active: true,
+      name: "#C0DEFAULTS standup",
+      blocker_question: 3,
+      reminder_minutes: 120,
+      ask_in_member_timezone: false,
+      last_run: null,
+      participant_count: 0,
     });
   });
 
@@ -73,6 +94,14 @@ describe("schedules API", async () => {
       schedule_days: "mon,sun",
       questions: ["How are you?", "What next?"],
       active: false,
+      name: "#G0PRIVATE standup",
+      // Two questions: no third one to be the blocker question by default.
+      blocker_question: null,
+      reminder_minutes: 120,
+      ask_in_member_timezone: false,
+      next_run_at: null,
+      last_run: null,
+      participant_count: 0,
     });
     expect(body.id).not.toBe("SHIJACKED00");
     const [row] = await t.deps.db.select().from(schedules).where(eq(schedules.id, body.id));
@@ -121,7 +150,9 @@ describe("schedules API", async () => {
     const original = await create({ ...VALID, schedule_days: "mon,wed", questions: ["One?", "Two?"] });
     const res = await call("PUT", `${STANDUPS}/${original.id}`, admin, { schedule_time: "10:15" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...original, schedule_time: "10:15" });
+    // Monday 2 March 14:00 UTC: the next Wednesday 10:15 in Berlin is 09:15 UTC.
+    expect(original.next_run_at).toBe("2026-03-04T08:30:00.000Z");
+    expect(res.json()).toEqual({ ...original, schedule_time: "10:15", next_run_at: "2026-03-04T09:15:00.000Z" });
     const again = await call("PUT", `${SCHEDULES}/${original.id}`, admin, {
       active: false,
       questions: [" Three? "],
@@ -133,6 +164,7 @@ describe("schedules API", async () => {
       active: false,
       questions: ["Three?"],
       schedule_tz: "Europe/Kyiv",
+      next_run_at: null,
     };
     expect(again.json()).toEqual(expected);
     const listed = (await call("GET", SCHEDULES, member)).json().find((s: { id: string }) => s.id === original.id);

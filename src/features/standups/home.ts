@@ -1,55 +1,73 @@
 import type { HomeView, KnownBlock } from "@slack/types";
-import { and, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { fitHome } from "../../chat/block-fit.ts";
-import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { holidaysBetween, shiftDate } from "../calendar/index.ts";
 import { memberTimezone } from "../members/index.ts";
-import { listActiveSchedules, nextRunAfter, parseDays } from "../schedules/index.ts";
+import { listScheduleRows, localDateOf, nextRunOf, participantsByChannel } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
-import { ACTIONS } from "./messages.ts";
+import { latestRunsForMember } from "./home.repo.ts";
+import { ACTIONS, slackEscape } from "./messages.ts";
 
 const STATUS_TEXT: Record<string, string> = {
   answered: ":white_check_mark: answered today",
-  pending: ":clock9: you will be asked at the standup's time in your timezone",
   asked: ":hourglass_flowing_sand: waiting for your answer",
+  pending: ":clock9: you will be asked at your local time",
   skipped: ":fast_forward: skipped today",
   none: "no run for you today",
 };
 
-/** The App Home tab: the member's schedules, today's status for each, next run in their timezone, a dashboard link. */
+/** Holidays this far ahead are looked up, so "next run" skips them (as the dashboard's list does). */
+const HOLIDAY_HORIZON_DAYS = 367;
+
+/**
+ * The App Home tab: the member's own active standups (those whose channel they are in now, as the fan-out would
+ * ask them; when Slack cannot say in time, those whose latest run asked them), today's status for each, the next
+ * run in the member's timezone (holidays included) and a dashboard link. A fixed number of queries, whatever the
+ * number of schedules.
+ */
 export async function buildHomeView(deps: Deps, teamId: string, userId: string): Promise<HomeView> {
   const now = deps.clock.now();
-  const tz = await memberTimezone(deps, teamId, userId);
-  const list = await listActiveSchedules(deps, teamId);
+  const utcToday = localDateOf(now, "UTC");
+  const [tz, all, latest, holidays] = await Promise.all([
+    memberTimezone(deps, teamId, userId),
+    listScheduleRows(deps, teamId),
+    latestRunsForMember(deps.db, teamId, userId),
+    holidaysBetween(deps, [teamId], shiftDate(utcToday, -1), shiftDate(utcToday, HOLIDAY_HORIZON_DAYS)),
+  ]);
+  const active = all.filter((s) => s.active);
+  const members = await participantsByChannel(
+    deps,
+    teamId,
+    active.map((s) => s.channelId),
+  );
+  const latestOf = new Map(latest.map((r) => [r.scheduleId, r]));
+  const mine = active.filter((s) => {
+    const inChannel = members.get(s.channelId);
+    return inChannel ? inChannel.includes(userId) : latestOf.get(s.id)?.status != null;
+  });
 
   const blocks: KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: "Your standups" } }];
-  if (list.length === 0)
-    blocks.push({
-      type: "section",
-      text: { type: "mrkdwn", text: "No standups are scheduled yet. An admin can create one in the dashboard." },
-    });
-  for (const s of list) {
-    const today = DateTime.fromJSDate(now, { zone: s.schedule_tz }).toISODate()!;
-    const [row] = await deps.db
-      .select({ status: runParticipants.status, answered: responses.id })
-      .from(standupRuns)
-      .leftJoin(runParticipants, and(eq(runParticipants.runId, standupRuns.id), eq(runParticipants.userId, userId)))
-      .leftJoin(responses, and(eq(responses.runId, standupRuns.id), eq(responses.userId, userId)))
-      .where(and(eq(standupRuns.scheduleId, s.id), eq(standupRuns.localDate, today)));
-    const status = row?.answered ? "answered" : (row?.status ?? "none");
-    const days = parseDays(s.schedule_days) ?? [];
-    const next = nextRunAfter(
-      { time: s.schedule_time, tz: s.schedule_tz, days },
-      DateTime.fromJSDate(now, { zone: "utc" }),
-      () => false,
-    );
-    const nextText = next ? next.startsAt.setZone(tz).toFormat("ccc d LLL, HH:mm ZZZZ") : "not scheduled";
+  if (mine.length === 0)
     blocks.push({
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `*<#${s.channel_id}>* · ${s.schedule_time} ${s.schedule_tz} · ${s.schedule_days}\nToday: ${STATUS_TEXT[status]}\nNext run: ${nextText}`,
+        text: "You are in no standup yet. Standups ask the members of their channel; an admin creates them in the dashboard.",
+      },
+    });
+  for (const s of mine) {
+    const run = latestOf.get(s.id);
+    const ranToday = run !== undefined && run.localDate === localDateOf(now, s.scheduleTz);
+    const status = !ranToday ? "none" : run.answered ? "answered" : (run.status ?? "none");
+    const next = nextRunOf(s, now, holidays.get(teamId), run?.localDate ?? null);
+    const nextText = next ? DateTime.fromJSDate(next, { zone: tz }).toFormat("ccc d LLL, HH:mm ZZZZ") : "not scheduled";
+    const title = s.name ? `*${slackEscape(s.name)}* · <#${s.channelId}>` : `*<#${s.channelId}> standup*`;
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: `${title}\n${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status] ?? STATUS_TEXT.none}\nNext run: ${nextText}`,
       },
     });
   }

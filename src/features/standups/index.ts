@@ -11,3 +11,4 @@ export { MAX_ANSWER_LENGTH, MOODS, type Mood } from "./messages.ts";
 export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";
 export { standupListeners } from "./standups.listeners.ts";
+export { standupRoutes } from "./standups.routes.ts";

@@ -130,11 +130,17 @@ export function replyMessage(r: ReplyInput): ChatMessage {
   });
 }
 
+/**
+ * The close summary names people (real or display names) instead of mentioning them: a `<@U…>` in a channel
+ * thread notifies everyone listed, and a standup summary should not ping a dozen people at midnight.
+ */
 export interface SummaryInput {
   asked: number;
   answered: number;
-  blockers: { userId: string; text: string }[];
+  blockers: { name: string; text: string }[];
+  /** Names of those who did not answer. */
   missing: string[];
+  /** Names of those who skipped the day. */
   skipped: string[];
 }
 
@@ -154,28 +160,8 @@ export function summaryMessage(s: SummaryInput): ChatMessage {
   const pct = participationPct(s.answered, s.asked);
   const text = `Standup closed: ${s.answered}/${s.asked} answered (${pct}%)`;
   const heading = section(`:bar_chart: *${text}*`);
-  const missing =
-    s.missing.length > 0
-      ? [
-          section(
-            nameList(
-              "*Did not answer:* ",
-              s.missing.map((u) => `<@${u}>`),
-            ),
-          ),
-        ]
-      : [];
-  const skipped =
-    s.skipped.length > 0
-      ? [
-          context(
-            nameList(
-              "Skipped today: ",
-              s.skipped.map((u) => `<@${u}>`),
-            ),
-          ),
-        ]
-      : [];
+  const missing = s.missing.length > 0 ? [section(nameList("*Did not answer:* ", s.missing.map(slackEscape)))] : [];
+  const skipped = s.skipped.length > 0 ? [context(nameList("Skipped today: ", s.skipped.map(slackEscape)))] : [];
   // The blockers take what the rest of the message leaves of its text budget, in sections cut between blockers.
   const room = MAX_MESSAGE_BLOCKS_TEXT - blockTextLength([heading, ...missing, ...skipped]) - BUDGET_MARGIN;
   const blockers =
@@ -183,7 +169,7 @@ export function summaryMessage(s: SummaryInput): ChatMessage {
       ? [section("*Blockers:* none")]
       : sections(
           `*Blockers (${s.blockers.length}):*\n${joinWithMore(
-            s.blockers.map((b) => `• <@${b.userId}>: ${truncate(slackEscape(b.text), BLOCKER_PREVIEW)}`),
+            s.blockers.map((b) => `• *${slackEscape(b.name)}*: ${truncate(slackEscape(b.text), BLOCKER_PREVIEW)}`),
             room,
           )}`,
         );

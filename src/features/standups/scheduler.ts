@@ -4,6 +4,7 @@ import { holidaysBetween } from "../calendar/index.ts";
 import { workspaceMemberZones } from "../members/index.ts";
 import { dueRun, parseDays, runStartFor, type ScheduleRow, schedulesToRun, type Weekday } from "../schedules/index.ts";
 import { askDueMembers, memberTimezoneRunsDue, memberZone, remindDueMembers } from "./member-timezone.ts";
+import { remindAtFor, timingInForce } from "./run-rules.ts";
 import {
   claimClose,
   claimReminder,
@@ -15,7 +16,6 @@ import {
 } from "./runs.repo.ts";
 
 export const TICK_MS = 30_000;
-export const REMIND_AFTER_MS = 2 * 3600_000;
 /** A run stays open to the end of its local day, and at least this long for late-evening schedules. */
 export const MIN_OPEN_MS = 4 * 3600_000;
 
@@ -141,6 +141,8 @@ export async function tick(deps: Deps): Promise<TickResult> {
     const run = "due" in found ? found.due : found.missed;
     if (existing.has(`${s.id}|${run.localDate}`)) continue;
     const startsAt = run.startsAt.toJSDate();
+    // Not due at all (not skipped): the next date whose start comes after the change runs.
+    if (!timingInForce(s.timingChangedAt, startsAt)) continue;
     const base = {
       teamId: s.teamId,
       scheduleId: s.id,
@@ -150,7 +152,7 @@ export async function tick(deps: Deps): Promise<TickResult> {
       blockerQuestion: s.blockerQuestion,
       scheduleTz: s.scheduleTz,
       startsAt,
-      remindAt: new Date(startsAt.getTime() + REMIND_AFTER_MS),
+      remindAt: remindAtFor(startsAt, s.reminderMinutes),
       closesAt: closesAtFor(run.localDate, s.scheduleTz, startsAt),
       createdAt: now,
     };

@@ -239,7 +239,9 @@ describe("a standup from schedule to summary", async () => {
     expect(summary?.text).toBe("Standup closed: 2/3 answered (67%)");
     const body = JSON.stringify(summary!.blocks);
     expect(body).toContain("Blockers (2)");
-    expect(body).toContain("Did not answer:* <@U0CAT>");
+    // Named, not mentioned: a mention would notify everyone in the list.
+    expect(body).toContain("Did not answer:* Cat");
+    expect(`${summary!.text}${body}`).not.toContain("<@");
   });
 
   it("a closed run refuses further edits", async () => {

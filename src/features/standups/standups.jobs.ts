@@ -2,7 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { postOnce } from "../../chat/post-once.ts";
 import type { Deps } from "../../deps.ts";
-import { activeMemberIds, activeMemberZones } from "../members/index.ts";
+import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
@@ -220,12 +220,18 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
   if (run.memberTimezone && participants.length === 0) return;
   const answers = await responsesOfRun(deps.db, runId);
   const answeredBy = new Set(answers.map((a) => a.userId));
+  const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy]);
+  const nameOf = (userId: string) => names.get(userId) ?? userId;
   const msg = summaryMessage({
     asked: participants.length,
     answered: participants.filter((p) => answeredBy.has(p.userId)).length,
-    blockers: answers.filter((a) => a.hasBlocker).map((a) => ({ userId: a.userId, text: a.blockers })),
-    missing: participants.filter((p) => !answeredBy.has(p.userId) && p.status !== "skipped").map((p) => p.userId),
-    skipped: participants.filter((p) => p.status === "skipped" && !answeredBy.has(p.userId)).map((p) => p.userId),
+    blockers: answers.filter((a) => a.hasBlocker).map((a) => ({ name: nameOf(a.userId), text: a.blockers })),
+    missing: participants
+      .filter((p) => !answeredBy.has(p.userId) && p.status !== "skipped")
+      .map((p) => nameOf(p.userId)),
+    skipped: participants
+      .filter((p) => p.status === "skipped" && !answeredBy.has(p.userId))
+      .map((p) => nameOf(p.userId)),
   });
   const client = await deps.chat.forTeam(teamId, "post");
   const parentTs = await ensureParent(deps, client, run);

@@ -65,17 +65,17 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 }
 
 export interface NoticeMessage {
-  kind: "success" | "error";
+  kind: "success" | "error" | "warning";
   text: string;
 }
 
-/** A one-line result of an action: success in a polite live region, failure as an alert. */
+/** A one-line result of an action or a caution: success and warnings in a polite live region, failure as an alert. */
 export function Notice({
   kind,
   children,
   onDismiss,
 }: {
-  kind: "success" | "error";
+  kind: NoticeMessage["kind"];
   children: ReactNode;
   onDismiss?: () => void;
 }) {

@@ -1,7 +1,17 @@
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
 import { keys } from "./queries.ts";
-import type { CreatedMcpKey, FeedToken, McpKey, Me, Member, Role, Schedule, ScheduleInput } from "./types.ts";
+import type {
+  CreatedMcpKey,
+  FeedToken,
+  McpKey,
+  Me,
+  Member,
+  Role,
+  RunStarted,
+  Schedule,
+  ScheduleInput,
+} from "./types.ts";
 
 /**
  * Every change the dashboard makes. Each hook puts the server's answer into the cache at once (the page shows it
@@ -46,6 +56,15 @@ export function useDeleteStandup() {
       client.setQueryData<Schedule[]>(keys.standups(), (list) => list?.filter((s) => s.id !== id));
       invalidate(client, keys.standups(), keys.stats());
     },
+  });
+}
+
+/** Run now: today's run starts at once; the list's last run and the overview change with it. */
+export function useRunStandup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<RunStarted>(`/standups/${encodeURIComponent(id)}/run`, {}),
+    onSettled: () => invalidate(client, keys.standups(), keys.stats()),
   });
 }
 

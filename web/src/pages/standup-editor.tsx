@@ -8,13 +8,17 @@ import { useCreateStandup, useUpdateStandup } from "../lib/mutations.ts";
 import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
-import type { Schedule, ScheduleInput } from "../lib/types.ts";
+import type { Channel, Schedule, ScheduleInput } from "../lib/types.ts";
 import { channelLabel, setStandupsFlash } from "./standups.tsx";
 
-/** Limits the server enforces (schedules.service.ts). */
+/** Limits the server enforces (schedules.input.ts). */
 const MAX_QUESTIONS = 10;
 const MAX_QUESTION_LENGTH = 300;
+const MAX_NAME_LENGTH = 80;
 const DEFAULT_QUESTIONS = ["What did you complete yesterday?", "What are you working on today?", "Any blockers?"];
+/** Reminder choices in minutes after the ask; a stored value that is not among them is offered too. */
+const REMINDER_CHOICES = [15, 30, 60, 90, 120, 180, 240, 360, 480, 600];
+const DEFAULT_REMINDER = 120;
 
 interface Question {
   key: number;
@@ -26,32 +30,72 @@ const toQuestions = (texts: string[]): Question[] => texts.map((text) => ({ key:
 
 interface FormState {
   channelId: string;
+  /** Empty: the default name, "#<channel> standup". */
+  name: string;
   time: string;
   tz: string;
   days: Weekday[];
   questions: Question[];
+  /** The blocker question follows its question when questions move; null: none. */
+  blockerKey: number | null;
+  /** null: no reminder. */
+  reminderMinutes: number | null;
+  askInMemberTimezone: boolean;
   active: boolean;
 }
 
-function initialState(schedule: Schedule | undefined): FormState {
+/** A template marks no blocker question: the one that asks about blocking, if any. */
+function guessBlockerKey(questions: Question[]): number | null {
+  return questions.find((q) => /block|imped|stuck/i.test(q.text))?.key ?? null;
+}
+
+function initialState(schedule: Schedule | undefined, channels: Channel[] | undefined): FormState {
   if (schedule) {
+    const questions = toQuestions(schedule.questions);
     return {
       channelId: schedule.channel_id,
+      // A default name is shown as the placeholder, so it keeps following the channel.
+      name: isDefaultName(schedule, channels) ? "" : schedule.name,
       time: schedule.schedule_time,
       tz: schedule.schedule_tz,
       days: parseDays(schedule.schedule_days),
-      questions: toQuestions(schedule.questions),
+      questions,
+      blockerKey: schedule.blocker_question ? (questions[schedule.blocker_question - 1]?.key ?? null) : null,
+      reminderMinutes: schedule.reminder_minutes,
+      askInMemberTimezone: schedule.ask_in_member_timezone,
       active: schedule.active,
     };
   }
+  const questions = toQuestions(DEFAULT_QUESTIONS);
   return {
     channelId: "",
+    name: "",
     time: "09:30",
     tz: browserTimezone(),
     days: ["mon", "tue", "wed", "thu", "fri"],
-    questions: toQuestions(DEFAULT_QUESTIONS),
+    questions,
+    blockerKey: questions[2]?.key ?? null,
+    reminderMinutes: DEFAULT_REMINDER,
+    askInMemberTimezone: false,
     active: true,
   };
+}
+
+/** The server names a standup "#<channel name or id> standup" unless an admin named it. */
+function isDefaultName(schedule: Schedule, channels: Channel[] | undefined): boolean {
+  const channelName = channels?.find((c) => c.id === schedule.channel_id)?.name;
+  return (
+    schedule.name === `#${schedule.channel_id} standup` ||
+    (channelName !== undefined && schedule.name === `#${channelName} standup`)
+  );
+}
+
+function reminderLabel(minutes: number): string {
+  if (minutes < 60) return `${minutes} minutes after the ask`;
+  const hours = minutes / 60;
+  return Number.isInteger(hours)
+    ? `${hours} hour${hours === 1 ? "" : "s"} after the ask`
+    : `${Math.floor(hours)} h ${minutes % 60} min after the ask`;
 }
 
 function validate(form: FormState): string | undefined {
@@ -59,6 +103,7 @@ function validate(form: FormState): string | undefined {
   if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(form.time)) return "Enter the time as HH:MM.";
   if (!form.tz) return "Choose a timezone.";
   if (form.days.length === 0) return "Pick at least one weekday.";
+  if ([...form.name.trim()].length > MAX_NAME_LENGTH) return `Keep the name to ${MAX_NAME_LENGTH} characters.`;
   if (form.questions.length === 0) return "Add at least one question.";
   const blank = form.questions.findIndex((q) => !q.text.trim());
   if (blank >= 0) return `Question ${blank + 1} is empty: write it or remove it.`;
@@ -71,6 +116,9 @@ export function StandupEditorPage({ id }: { id?: string }) {
 
 function EditStandup({ id }: { id: string }) {
   const schedules = useStandups();
+  const channels = useChannels();
+  // The channel names tell a default name from one an admin chose, so the form waits for them (or their failure).
+  if (channels.isPending) return <Loading label="Loading the standup…" />;
   return (
     <QueryView query={schedules} loading="Loading the standup…">
       {(list) => {
@@ -91,16 +139,17 @@ function EditStandup({ id }: { id: string }) {
 
 function StandupForm({ schedule }: { schedule?: Schedule }) {
   const channels = useChannels();
+  const standups = useStandups();
   const templates = useTemplates();
   const createStandup = useCreateStandup();
   const updateStandup = useUpdateStandup();
   const save = schedule ? updateStandup : createStandup;
-  const [form, setForm] = useState<FormState>(() => initialState(schedule));
+  const [form, setForm] = useState<FormState>(() => initialState(schedule, channels.data));
   /** A problem found before sending; otherwise the save's own error shows. */
   const [problem, setProblem] = useState<string | undefined>();
   const error = problem ?? (save.error ? errorMessage(save.error) : undefined);
   const [template, setTemplate] = useState("");
-  const [undo, setUndo] = useState<{ name: string; previous: Question[] } | undefined>();
+  const [undo, setUndo] = useState<{ name: string; previous: Question[]; blockerKey: number | null } | undefined>();
   const errorRef = useRef<HTMLDivElement>(null);
   const update = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
 
@@ -137,9 +186,20 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
   const applyTemplate = () => {
     const chosen = templates.data?.find((t) => t.name === template);
     if (!chosen) return;
-    setUndo({ name: chosen.name, previous: form.questions });
-    update({ questions: toQuestions(chosen.questions.slice(0, MAX_QUESTIONS)) });
+    setUndo({ name: chosen.name, previous: form.questions, blockerKey: form.blockerKey });
+    const questions = toQuestions(chosen.questions.slice(0, MAX_QUESTIONS));
+    update({ questions, blockerKey: guessBlockerKey(questions) });
   };
+
+  /** Another active standup asks the same channel: allowed (two teams, two rhythms), but people get both. */
+  const sameChannel = form.active
+    ? (standups.data ?? []).filter((s) => s.active && s.channel_id === form.channelId && s.id !== schedule?.id)
+    : [];
+  const blockerIndex = form.questions.findIndex((q) => q.key === form.blockerKey);
+  const reminderChoices =
+    form.reminderMinutes === null || REMINDER_CHOICES.includes(form.reminderMinutes)
+      ? REMINDER_CHOICES
+      : [...REMINDER_CHOICES, form.reminderMinutes].sort((a, b) => a - b);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -148,10 +208,14 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
     if (found) return save.reset();
     const body: ScheduleInput = {
       channel_id: form.channelId.trim(),
+      name: form.name.trim() || null,
       schedule_time: form.time,
       schedule_tz: form.tz,
       schedule_days: WEEKDAYS.filter((d) => form.days.includes(d)).join(","),
       questions: form.questions.map((q) => q.text.trim()),
+      blocker_question: blockerIndex >= 0 ? blockerIndex + 1 : null,
+      reminder_minutes: form.reminderMinutes,
+      ask_in_member_timezone: form.askInMemberTimezone,
       active: form.active,
     };
     const saved = (answer: Schedule) => {
@@ -219,6 +283,29 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
               </p>
             </>
           )}
+        </div>
+
+        {sameChannel.length > 0 ? (
+          <Notice kind="warning">
+            {channelLabel(channels.data, form.channelId)} already has an active standup (
+            {sameChannel.map((s) => s.name).join(", ")}): its members will be asked by both.
+          </Notice>
+        ) : null}
+
+        <div className="field">
+          <label htmlFor="name">Name</label>
+          <input
+            id="name"
+            className="input"
+            value={form.name}
+            maxLength={MAX_NAME_LENGTH}
+            onChange={(e) => update({ name: e.target.value })}
+            placeholder={form.channelId ? `${channelLabel(channels.data, form.channelId)} standup` : "#channel standup"}
+            aria-describedby="name-help"
+          />
+          <p id="name-help" className="field-help">
+            Shown in the dashboard and Slack. Leave empty for “#channel standup”.
+          </p>
         </div>
 
         <div className="field-row">
@@ -297,7 +384,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
                 type="button"
                 className="button-link"
                 onClick={() => {
-                  update({ questions: undo.previous });
+                  update({ questions: undo.previous, blockerKey: undo.blockerKey });
                   setUndo(undefined);
                 }}
               >
@@ -364,11 +451,68 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
               Add question
             </button>
             <span className="field-help">
-              {form.questions.length} of {MAX_QUESTIONS}. The first three answers are reported as yesterday, today and
-              blockers.
+              {form.questions.length} of {MAX_QUESTIONS}.
             </span>
           </div>
+          <div className="field field-blocker">
+            <label htmlFor="blocker-question">Blocker question</label>
+            <select
+              id="blocker-question"
+              className="input"
+              value={blockerIndex >= 0 ? String(form.questions[blockerIndex]!.key) : ""}
+              onChange={(e) => update({ blockerKey: e.target.value ? Number(e.target.value) : null })}
+              aria-describedby="blocker-help"
+            >
+              <option value="">None</option>
+              {form.questions.map((q, index) => (
+                <option key={q.key} value={String(q.key)}>
+                  {index + 1}. {q.text.trim().slice(0, 60) || "(empty)"}
+                </option>
+              ))}
+            </select>
+            <p id="blocker-help" className="field-help">
+              Its answers are the blockers: highlighted in the thread and counted as active blockers.
+            </p>
+          </div>
         </fieldset>
+
+        <div className="field">
+          <label htmlFor="reminder">Reminder</label>
+          <select
+            id="reminder"
+            className="input"
+            value={form.reminderMinutes === null ? "" : String(form.reminderMinutes)}
+            onChange={(e) => update({ reminderMinutes: e.target.value ? Number(e.target.value) : null })}
+            aria-describedby="reminder-help"
+          >
+            <option value="">No reminder</option>
+            {reminderChoices.map((m) => (
+              <option key={m} value={String(m)}>
+                {reminderLabel(m)}
+              </option>
+            ))}
+          </select>
+          <p id="reminder-help" className="field-help">
+            One direct message to those who have not answered yet.
+          </p>
+        </div>
+
+        <div className="field">
+          <div className="field-check">
+            <input
+              id="member-tz"
+              type="checkbox"
+              checked={form.askInMemberTimezone}
+              onChange={(e) => update({ askInMemberTimezone: e.target.checked })}
+              aria-describedby="member-tz-help"
+            />
+            <label htmlFor="member-tz">Ask each person at this time in their own timezone</label>
+          </div>
+          <p id="member-tz-help" className="field-help">
+            For teams across timezones: everyone is asked at {form.time || "the chosen time"} on their own clock, on the
+            chosen weekdays of their own calendar.
+          </p>
+        </div>
 
         <div className="field field-check">
           <input

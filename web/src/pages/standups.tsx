@@ -3,8 +3,8 @@ import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
-import { describeDays, plural } from "../lib/format.ts";
-import { useDeleteStandup, useUpdateStandup } from "../lib/mutations.ts";
+import { describeDays, formatDay, plural } from "../lib/format.ts";
+import { useDeleteStandup, useRunStandup, useUpdateStandup } from "../lib/mutations.ts";
 import { useChannels, useStandups } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import type { Channel, Schedule } from "../lib/types.ts";
@@ -20,12 +20,35 @@ export function setStandupsFlash(message: string): void {
   flash = message;
 }
 
+/** "Tue, 3 Mar", and the time on the viewer's clock when their timezone is not the schedule's. */
+function describeNextRun(schedule: Schedule): string {
+  if (!schedule.next_run_at) return schedule.active ? "Not scheduled" : "None while paused";
+  const at = new Date(schedule.next_run_at);
+  const viewerTz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const inZone = (timeZone: string) =>
+    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  const day = formatDay(inZone(schedule.schedule_tz));
+  if (viewerTz === schedule.schedule_tz) return day;
+  const local = new Intl.DateTimeFormat(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(at);
+  return `${day} (${local} your time)`;
+}
+
+function describeLastRun(schedule: Schedule): string {
+  const last = schedule.last_run;
+  if (!last) return "None yet";
+  const day = formatDay(last.local_date);
+  if (last.status === "skipped") return `${day}: skipped (the service was down)`;
+  const answered = `${last.answered} of ${last.asked} answered${last.status === "open" ? " so far" : ""}`;
+  return `${day}${last.trigger === "manual" ? " (run now)" : ""}: ${answered}`;
+}
+
 function ScheduleCard({
   schedule,
   channels,
   isAdmin,
   onToggle,
   onDelete,
+  onRun,
   busy,
 }: {
   schedule: Schedule;
@@ -33,6 +56,7 @@ function ScheduleCard({
   isAdmin: boolean;
   onToggle: () => void;
   onDelete: () => void;
+  onRun: () => void;
   busy: boolean;
 }) {
   const channel = channelLabel(channels, schedule.channel_id);
@@ -40,15 +64,33 @@ function ScheduleCard({
     <li className={`card schedule${schedule.active ? "" : " schedule-paused"}`}>
       <div className="schedule-main">
         <div className="schedule-title">
-          <h2 className="schedule-channel">{channel}</h2>
+          <h2 className="schedule-channel">{schedule.name}</h2>
           <span className={`badge ${schedule.active ? "badge-active" : "badge-paused"}`}>
             {schedule.active ? "Active" : "Paused"}
           </span>
         </div>
         <p className="schedule-when">
-          <strong>{describeDays(schedule.schedule_days)}</strong> at <strong>{schedule.schedule_time}</strong>{" "}
-          <span className="muted">({schedule.schedule_tz.replace(/_/g, " ")})</span>
+          <span className="muted">{channel}</span> · <strong>{describeDays(schedule.schedule_days)}</strong> at{" "}
+          <strong>{schedule.schedule_time}</strong>{" "}
+          <span className="muted">
+            ({schedule.schedule_tz.replace(/_/g, " ")}
+            {schedule.ask_in_member_timezone ? ", each person's own timezone" : ""})
+          </span>
         </p>
+        <dl className="schedule-facts">
+          <div>
+            <dt>Next run</dt>
+            <dd>{describeNextRun(schedule)}</dd>
+          </div>
+          <div>
+            <dt>Last run</dt>
+            <dd>{describeLastRun(schedule)}</dd>
+          </div>
+          <div>
+            <dt>Participants</dt>
+            <dd>{plural(schedule.participant_count, "person", "people")}</dd>
+          </div>
+        </dl>
         <details className="schedule-questions">
           <summary>{plural(schedule.questions.length, "question")}</summary>
           <ol>
@@ -62,6 +104,11 @@ function ScheduleCard({
       </div>
       {isAdmin ? (
         <div className="schedule-actions">
+          {schedule.active ? (
+            <button type="button" className="button button-small" onClick={onRun} disabled={busy}>
+              Run now<span className="sr-only"> standup in {channel}</span>
+            </button>
+          ) : null}
           <Link to={`/standups/${encodeURIComponent(schedule.id)}`} className="button button-small">
             Edit<span className="sr-only"> standup in {channel}</span>
           </Link>
@@ -88,12 +135,14 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
   const channels = useChannels();
   const update = useUpdateStandup();
   const remove = useDeleteStandup();
+  const run = useRunStandup();
   const [notice, setNotice] = useState<NoticeMessage | undefined>(() => {
     const text = flash;
     flash = undefined;
     return text ? { kind: "success", text } : undefined;
   });
   const [deleting, setDeleting] = useState<Schedule | undefined>();
+  const [running, setRunning] = useState<Schedule | undefined>();
 
   const toggle = (s: Schedule) => {
     setNotice(undefined);
@@ -123,8 +172,24 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
     });
   };
 
+  const confirmRun = () => {
+    if (!running) return;
+    const chosen = running;
+    run.mutate(chosen.id, {
+      onSuccess: (started) => {
+        setNotice({
+          kind: "success",
+          text: `Started today's run of ${chosen.name}: asking ${plural(started.asked, "person", "people")}.`,
+        });
+        setRunning(undefined);
+      },
+    });
+  };
+
   const isBusy = (s: Schedule) =>
-    (update.isPending && update.variables.id === s.id) || (remove.isPending && remove.variables === s.id);
+    (update.isPending && update.variables.id === s.id) ||
+    (remove.isPending && remove.variables === s.id) ||
+    (run.isPending && run.variables === s.id);
 
   return (
     <>
@@ -169,6 +234,11 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
                     remove.reset();
                     setDeleting(s);
                   }}
+                  onRun={() => {
+                    run.reset();
+                    setNotice(undefined);
+                    setRunning(s);
+                  }}
                 />
               ))}
             </ul>
@@ -189,6 +259,28 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
           The standup in <strong>{deleting ? channelLabel(channels.data, deleting.channel_id) : ""}</strong> stops
           running. Answers already given stay in reports.
         </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={running !== undefined}
+        title="Run this standup now?"
+        confirmLabel="Run now"
+        busy={run.isPending}
+        error={run.error}
+        onConfirm={confirmRun}
+        onCancel={() => setRunning(undefined)}
+      >
+        {running ? (
+          <>
+            <p>
+              <strong>{running.name}</strong> asks{" "}
+              <strong>{plural(running.participant_count, "person", "people")}</strong> in{" "}
+              {channelLabel(channels.data, running.channel_id)} now, by direct message.
+            </p>
+            <p className="muted">
+              This is today's run: the scheduled time today ({running.schedule_time}) will not run it again.
+            </p>
+          </>
+        ) : null}
       </ConfirmDialog>
     </>
   );

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
+
+/**
+ * The request bodies of POST and PUT. Every message names its field; the route schema reports the first
+ * problem as a 400. Checks that need two fields (the blocker question against the questions) are the service's.
+ */
+
+/** Public (C…) and private/legacy group (G…) channel ids; DMs (D…) cannot hold a standup. */
+export const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
+export const MAX_QUESTIONS = 10;
+export const MAX_QUESTION_LENGTH = 300;
+export const MAX_NAME_LENGTH = 80;
+export const DEFAULT_DAYS = "mon,tue,wed,thu,fri";
+/** The reminder goes out this many minutes after the ask unless the schedule says otherwise. */
+export const DEFAULT_REMINDER_MINUTES = 120;
+export const MIN_REMINDER_MINUTES = 15;
+export const MAX_REMINDER_MINUTES = 600;
+/** The built-in questions ask about blockers third. */
+export const DEFAULT_BLOCKER_QUESTION = 3;
+
+const TZ_MESSAGE = "schedule_tz must be an IANA timezone name such as Europe/Berlin";
+const DAYS_MESSAGE = 'schedule_days must be weekdays from mon,tue,wed,thu,fri,sat,sun, as "mon,wed" or ["mon","wed"]';
+const QUESTIONS_MESSAGE = `questions must be an array of 1 to ${MAX_QUESTIONS} strings`;
+const NAME_MESSAGE = `name must be a single line of 1 to ${MAX_NAME_LENGTH} characters, or null for the default`;
+const REMINDER_MESSAGE = `reminder_minutes must be whole minutes from ${MIN_REMINDER_MINUTES} to ${MAX_REMINDER_MINUTES}, or null for no reminder`;
+const BLOCKER_MESSAGE = "blocker_question must be the number (1, 2, …) of one of the questions, or null for none";
+
+const requiredString = (field: string, typeHint: string) =>
+  z.string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be ${typeHint}`) });
+
+const channelId = requiredString("channel_id", "a string")
+  .trim()
+  .max(40, "channel_id must be a Slack channel id such as C0123ABCD")
+  .regex(CHANNEL_ID, "channel_id must be a Slack channel id such as C0123ABCD");
+
+const scheduleTime = requiredString("schedule_time", "a string in HH:MM format").refine(
+  (value) => parseTime(value) !== null,
+  "schedule_time must be HH:MM between 00:00 and 23:59",
+);
+
+const scheduleTz = z.string({ error: TZ_MESSAGE }).transform((value, ctx) => {
+  const tz = value.length <= 64 ? canonicalTimezone(value) : null;
+  if (tz !== null) return tz;
+  ctx.addIssue({ code: "custom", message: TZ_MESSAGE });
+  return z.NEVER;
+});
+
+const scheduleDays = z.union([z.string(), z.array(z.string())], { error: DAYS_MESSAGE }).transform((value, ctx) => {
+  const days = value.length <= 100 ? parseDays(value) : null;
+  if (days !== null) return formatDays(days);
+  ctx.addIssue({ code: "custom", message: DAYS_MESSAGE });
+  return z.NEVER;
+});
+
+const questions = z.array(z.unknown(), { error: QUESTIONS_MESSAGE }).transform((list, ctx) => {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  if (list.length < 1 || list.length > MAX_QUESTIONS) return fail(`${QUESTIONS_MESSAGE} (got ${list.length})`);
+  const trimmed: string[] = [];
+  for (const [i, item] of list.entries()) {
+    if (typeof item !== "string") return fail(`questions[${i}] must be a string`);
+    const text = item.trim();
+    if (text === "") return fail(`questions[${i}] must not be empty`);
+    if ([...text].length > MAX_QUESTION_LENGTH) {
+      return fail(`questions[${i}] must be at most ${MAX_QUESTION_LENGTH} characters`);
+    }
+    trimmed.push(text);
+  }
+  return trimmed;
+});
+
+const active = z.boolean({ error: "active must be true or false" });
+
+/** A name of its own, or null: "" is stored, and read back as "#<channel> standup". */
+const name = z.union([z.string(), z.null()], { error: NAME_MESSAGE }).transform((value, ctx) => {
+  if (value === null) return "";
+  const text = value.trim();
+  const length = [...text].length;
+  if (length >= 1 && length <= MAX_NAME_LENGTH && !/[\r\n\u2028\u2029]/.test(text)) return text;
+  ctx.addIssue({ code: "custom", message: NAME_MESSAGE });
+  return z.NEVER;
+});
+
+const blockerQuestion = z.union([z.number().int().min(1).max(MAX_QUESTIONS), z.null()], { error: BLOCKER_MESSAGE });
+
+const reminderMinutes = z.union([z.number().int().min(MIN_REMINDER_MINUTES).max(MAX_REMINDER_MINUTES), z.null()], {
+  error: REMINDER_MESSAGE,
+});
+
+const askInMemberTimezone = z.boolean({ error: "ask_in_member_timezone must be true or false" });
+
+/** PUT body: every field optional, omitted ones unchanged; unknown (and read-only) fields are dropped. */
+export const scheduleUpdateInput = z.object(
+  {
+    channel_id: channelId.optional(),
+    schedule_time: scheduleTime.optional(),
+    schedule_tz: scheduleTz.optional(),
+    schedule_days: scheduleDays.optional(),
+    questions: questions.optional(),
+    active: active.optional(),
+    name: name.optional().describe(`1–${MAX_NAME_LENGTH} characters; null restores the default "#<channel> standup"`),
+    blocker_question: blockerQuestion
+      .optional()
+      .describe("1-based number of the question whose answer is the blocker; null for none"),
+    reminder_minutes: reminderMinutes
+      .optional()
+      .describe(
+        `Minutes after the ask that one reminder goes out (${MIN_REMINDER_MINUTES}–${MAX_REMINDER_MINUTES}); null for none`,
+      ),
+    ask_in_member_timezone: askInMemberTimezone
+      .optional()
+      .describe("Ask each participant at schedule_time in their own Slack timezone"),
+  },
+  { error: "Request body must be a JSON object" },
+);
+
+/** POST body: channel_id and schedule_time are required; the rest have defaults. */
+export const scheduleCreateInput = scheduleUpdateInput.extend({ channel_id: channelId, schedule_time: scheduleTime });
+
+export type ScheduleUpdate = z.output<typeof scheduleUpdateInput>;
+export type ScheduleCreate = z.output<typeof scheduleCreateInput>;
+
+/** Why `blocker` does not point at one of `count` questions, or undefined when it does (null, none, always fits). */
+export function blockerQuestionProblem(blocker: number | null, count: number): string | undefined {
+  if (blocker === null || blocker <= count) return undefined;
+  return `blocker_question must be between 1 and ${count} (the number of questions), or null for none`;
+}
