@@ -34,43 +34,56 @@ const channelId = requiredString("channel_id", "a string")
   .max(40, "channel_id must be a Slack channel id such as C0123ABCD")
   .regex(CHANNEL_ID, "channel_id must be a Slack channel id such as C0123ABCD");
 
-const scheduleTime = requiredString("schedule_time", "a string in HH:MM format").refine(
-  (value) => parseTime(value) !== null,
-  "schedule_time must be HH:MM between 00:00 and 23:59",
-);
+const scheduleTime = requiredString("schedule_time", "a string in HH:MM format")
+  .refine((value) => parseTime(value) !== null, "schedule_time must be HH:MM between 00:00 and 23:59")
+  .meta({ description: "Local time of day, HH:MM (24 h)", pattern: "^([01]\\d|2[0-3]):[0-5]\\d$" });
 
-const scheduleTz = z.string({ error: TZ_MESSAGE }).transform((value, ctx) => {
-  const tz = value.length <= 64 ? canonicalTimezone(value) : null;
-  if (tz !== null) return tz;
-  ctx.addIssue({ code: "custom", message: TZ_MESSAGE });
-  return z.NEVER;
-});
-
-const scheduleDays = z.union([z.string(), z.array(z.string())], { error: DAYS_MESSAGE }).transform((value, ctx) => {
-  const days = value.length <= 100 ? parseDays(value) : null;
-  if (days !== null) return formatDays(days);
-  ctx.addIssue({ code: "custom", message: DAYS_MESSAGE });
-  return z.NEVER;
-});
-
-const questions = z.array(z.unknown(), { error: QUESTIONS_MESSAGE }).transform((list, ctx) => {
-  const fail = (message: string) => {
-    ctx.addIssue({ code: "custom", message });
+const scheduleTz = z
+  .string({ error: TZ_MESSAGE })
+  .meta({ description: "IANA timezone such as Europe/Berlin; default: the workspace calendar's, else UTC" })
+  .transform((value, ctx) => {
+    const tz = value.length <= 64 ? canonicalTimezone(value) : null;
+    if (tz !== null) return tz;
+    ctx.addIssue({ code: "custom", message: TZ_MESSAGE });
     return z.NEVER;
-  };
-  if (list.length < 1 || list.length > MAX_QUESTIONS) return fail(`${QUESTIONS_MESSAGE} (got ${list.length})`);
-  const trimmed: string[] = [];
-  for (const [i, item] of list.entries()) {
-    if (typeof item !== "string") return fail(`questions[${i}] must be a string`);
-    const text = item.trim();
-    if (text === "") return fail(`questions[${i}] must not be empty`);
-    if ([...text].length > MAX_QUESTION_LENGTH) {
-      return fail(`questions[${i}] must be at most ${MAX_QUESTION_LENGTH} characters`);
+  });
+
+const scheduleDays = z
+  .union([z.string(), z.array(z.string())], { error: DAYS_MESSAGE })
+  .meta({ description: 'Weekdays from mon,tue,wed,thu,fri,sat,sun, as "mon,wed" or ["mon","wed"]; default mon–fri' })
+  .transform((value, ctx) => {
+    const days = value.length <= 100 ? parseDays(value) : null;
+    if (days !== null) return formatDays(days);
+    ctx.addIssue({ code: "custom", message: DAYS_MESSAGE });
+    return z.NEVER;
+  });
+
+const questions = z
+  .array(z.unknown(), { error: QUESTIONS_MESSAGE })
+  .meta({
+    description: `${QUESTIONS_MESSAGE}, each at most ${MAX_QUESTION_LENGTH} characters; default the three built-in ones`,
+    items: { type: "string", minLength: 1, maxLength: MAX_QUESTION_LENGTH },
+    minItems: 1,
+    maxItems: MAX_QUESTIONS,
+  })
+  .transform((list, ctx) => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    };
+    if (list.length < 1 || list.length > MAX_QUESTIONS) return fail(`${QUESTIONS_MESSAGE} (got ${list.length})`);
+    const trimmed: string[] = [];
+    for (const [i, item] of list.entries()) {
+      if (typeof item !== "string") return fail(`questions[${i}] must be a string`);
+      const text = item.trim();
+      if (text === "") return fail(`questions[${i}] must not be empty`);
+      if ([...text].length > MAX_QUESTION_LENGTH) {
+        return fail(`questions[${i}] must be at most ${MAX_QUESTION_LENGTH} characters`);
+      }
+      trimmed.push(text);
     }
-    trimmed.push(text);
-  }
-  return trimmed;
-});
+    return trimmed;
+  });
 
 const active = z.boolean({ error: "active must be true or false" });
 
