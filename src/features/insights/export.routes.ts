@@ -1,13 +1,15 @@
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
+import { errorBody, filterQuery, mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { csvLine } from "./csv.ts";
+import type { Filters } from "./insights.repo.ts";
+import { resolveFilters } from "./insights.service.ts";
 
 export const CSV_COLUMNS = [
   "standup_date",
@@ -38,7 +40,13 @@ interface ExportRow {
  * Rows in batches by keyset (standup_date, id): each batch is one short query, so memory stays flat for
  * any size and the embedded database's single connection is never held for the whole download.
  */
-export async function* exportRows(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<ExportRow[]> {
+export async function* exportRows(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+  f: Filters = {},
+): AsyncGenerator<ExportRow[]> {
   let after: { date: string; id: number } | undefined;
   for (;;) {
     const batch = await rows<ExportRow>(
@@ -49,6 +57,8 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
           from responses r
           left join members m on m.team_id = r.team_id and m.user_id = r.user_id
           where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
+            ${f.scheduleId ? sql`and r.schedule_id = ${f.scheduleId}` : sql``}
+            ${f.userId ? sql`and r.user_id = ${f.userId}` : sql``}
             ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id})` : sql``}
           order by r.standup_date, r.id
           limit ${BATCH}`,
@@ -61,9 +71,9 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
   }
 }
 
-async function* csvChunks(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<string> {
+async function* csvChunks(ex: Executor, teamId: string, from: string, to: string, f: Filters): AsyncGenerator<string> {
   yield csvLine([...CSV_COLUMNS]);
-  for await (const batch of exportRows(ex, teamId, from, to)) {
+  for await (const batch of exportRows(ex, teamId, from, to, f)) {
     // Small chunks: one large string per batch stays in V8's large-object space until a full GC.
     for (let i = 0; i < batch.length; i += CHUNK_ROWS) {
       yield batch
@@ -79,8 +89,8 @@ export function exportRoutes(app: App, deps: Deps): void {
     "/dashboard/api/export/csv",
     {
       schema: {
-        summary: "Every answer in a window as CSV (without dates: the last 30 days)",
-        querystring: rangeQuery,
+        summary: "Every answer in a window as CSV (without dates: the last 30 days), of one standup or member",
+        querystring: rangeQuery.extend(filterQuery.shape),
         response: {
           200: {
             description: `RFC 4180 CSV, UTF-8, columns ${CSV_COLUMNS.join(", ")}`,
@@ -88,19 +98,20 @@ export function exportRoutes(app: App, deps: Deps): void {
           },
           ...sessionErrors,
           400: mutationErrors[400],
+          404: errorBody.describe("schedule_id is not a standup of this workspace"),
         },
       },
     },
     async (req, reply) => {
       const { teamId } = requireSession(req);
-      const today = await workspaceToday(deps, teamId);
+      const [today, f] = await Promise.all([workspaceToday(deps, teamId), resolveFilters(deps, teamId, req.query)]);
       // Without dates the export covers the last 30 days; an explicit range may be any length.
       const w = resolveWindow(req.query, today, { defaultDays: 30, maxSpan: 100 * 366 });
       reply
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
         .header("cache-control", "no-store");
-      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to), { objectMode: false });
+      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to, f), { objectMode: false });
       // A stream is sent as it is (no serialiser runs); the schema documents the text it carries.
       return reply.send(csv as unknown as string);
     },

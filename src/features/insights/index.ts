@@ -4,18 +4,21 @@ export { CSV_COLUMNS, exportRoutes, exportRows } from "./export.routes.ts";
 // The raw queries, for the benchmarks that time each statement on its own.
 export {
   blockersByDay,
+  type Filters,
   memberParticipation,
   moodCounts,
+  type PageKey,
   type ParticipationRow,
   participationByDay,
+  responseTotals,
   type StandupRow,
   standupsBetween,
   statsFor,
 } from "./insights.repo.ts";
 export { insightRoutes } from "./insights.routes.ts";
 export {
+  type FilterQuery,
   getAnalytics,
-  getReports,
   getStats,
   listActiveBlockers,
   listStandups,
@@ -25,7 +28,10 @@ export {
   overallPct,
   participationByMember,
   participationDaily,
+  presentStandup,
+  resolveFilters,
   searchAnswers,
   type WindowQuery,
   windowFor,
 } from "./insights.service.ts";
+export { decodeCursor, encodeCursor, getReports, getToday, type ReportsQuery } from "./reports.service.ts";

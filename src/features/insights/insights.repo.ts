@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 
 /**
@@ -9,6 +9,7 @@ import { type Executor, rows } from "../../db/client.ts";
 
 export interface StandupRow {
   user_id: string;
+  schedule_id: string;
   real_name: string;
   standup_date: string;
   yesterday: string;
@@ -19,59 +20,173 @@ export interface StandupRow {
   submitted_at: string;
 }
 
-export interface ParticipationRow {
-  date: string;
+export interface StandupParticipation {
+  schedule_id: string;
   submitted: number;
   total: number;
   pct: number;
+  open: boolean;
+  awaiting: number;
 }
 
-const pctSql = (num: ReturnType<typeof sql>, den: ReturnType<typeof sql>) =>
-  sql`case when ${den} = 0 then 0 else round(100.0 * ${num} / ${den})::int end`;
+export interface ParticipationRow extends Omit<StandupParticipation, "schedule_id"> {
+  date: string;
+  standups: StandupParticipation[];
+}
 
+/** One standup, one member: the filters every view takes. */
+export interface Filters {
+  scheduleId?: string | undefined;
+  userId?: string | undefined;
+}
+
+/** Where a page of standups starts: after this (standup_date, submitted_at, id). */
+export interface PageKey {
+  date: string;
+  /** submitted_at to the microsecond, ISO 8601 UTC. */
+  at: string;
+  id: string;
+}
+
+const pctSql = (num: SQL, den: SQL) => sql`case when ${den} = 0 then 0 else round(100.0 * ${num} / ${den})::int end`;
+
+/** Responses `r` of one standup / member. */
+const responseFilter = (f: Filters) =>
+  sql`${f.scheduleId ? sql`and r.schedule_id = ${f.scheduleId}` : sql``} ${f.userId ? sql`and r.user_id = ${f.userId}` : sql``}`;
+
+/** Runs `run` and participants `p` of one standup / member. */
+const runFilter = (f: Filters) =>
+  sql`${f.scheduleId ? sql`and run.schedule_id = ${f.scheduleId}` : sql``} ${f.userId ? sql`and p.user_id = ${f.userId}` : sql``}`;
+
+/** The full-text match of search_standups and /reports?q: the generated `search` vector, web-search syntax. */
+export const matchesSearch = (query: string) => sql`r.search @@ websearch_to_tsquery('english', ${query})`;
+
+/**
+ * Participant `p` of run `run` may still answer: the run is open and their window (their own in a
+ * member-timezone run) has not ended. Open runs are not misses: such a participant counts once they answered.
+ */
+const stillOpen = (now: Date) =>
+  sql`(run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${now.toISOString()})`;
+
+/**
+ * Every participant of the window's runs who was asked ('pending' = not asked yet, left out), with whether
+ * they answered and whether they count: closed runs count everyone, open runs only who answered so far.
+ */
+const askedRows = (teamId: string, from: string, to: string, f: Filters, now: Date) => sql`
+  select run.local_date, run.schedule_id, run.id as run_id, coalesce(p.ask_at, run.starts_at) as asked_at, p.user_id, p.status,
+         resp.id is not null as answered, coalesce(resp.has_blocker, false) as blocker, ${stillOpen(now)} as open,
+         (resp.id is not null or not ${stillOpen(now)}) as counted
+  from standup_runs run
+  join run_participants p on p.run_id = run.id and p.status <> 'pending'
+  left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
+    and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
+  where run.team_id = ${teamId} and run.local_date between ${from} and ${to} ${runFilter(f)}`;
+
+/**
+ * A page of responses, newest day first, then in the order they came: keyset on (standup_date desc,
+ * submitted_at, id), so rows inserted meanwhile never shift a page (no duplicates, no gaps). `page_key`
+ * is that position; callers turn the last row's into the next cursor and drop it.
+ */
 export function standupsBetween(
   ex: Executor,
   teamId: string,
   from: string,
   to: string,
-  opts: { userId?: string; limit?: number } = {},
-): Promise<StandupRow[]> {
-  return rows<StandupRow>(
+  opts: Filters & { q?: string | undefined; after?: PageKey | undefined; runIds?: string[]; limit?: number } = {},
+): Promise<(StandupRow & { page_key: string })[]> {
+  const after = opts.after;
+  return rows<StandupRow & { page_key: string }>(
     ex,
-    sql`select r.user_id, coalesce(m.real_name, r.user_id) as real_name, r.standup_date::text as standup_date,
+    sql`select r.user_id, r.schedule_id, coalesce(m.real_name, r.user_id) as real_name, r.standup_date::text as standup_date,
                r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood, r.has_blocker,
-               to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at
+               to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at,
+               r.standup_date::text || '|' || to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || r.id as page_key
         from responses r
         left join members m on m.team_id = r.team_id and m.user_id = r.user_id
-        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
-          ${opts.userId ? sql`and r.user_id = ${opts.userId}` : sql``}
+        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(opts)}
+          ${opts.q ? sql`and ${matchesSearch(opts.q)}` : sql``}
+          ${opts.runIds ? sql`and r.run_id = any(${`{${opts.runIds.join(",")}}`}::int8[])` : sql``}
+          ${
+            after
+              ? sql`and r.standup_date <= ${after.date} and (r.standup_date < ${after.date}
+                    or (r.submitted_at, r.id) > (${after.at}::timestamptz, ${after.id}::int8))`
+              : sql``
+          }
         order by r.standup_date desc, r.submitted_at, r.id
         ${opts.limit ? sql`limit ${opts.limit}` : sql``}`,
   );
 }
 
-/** One row per day that had a run: participants asked, and how many of them answered. */
-export function participationByDay(
+/** The window's totals behind a report's summary: answers (q applies) and members whose latest answer is blocked. */
+export async function responseTotals(
   ex: Executor,
   teamId: string,
   from: string,
   to: string,
-): Promise<ParticipationRow[]> {
-  return rows<ParticipationRow>(
+  f: Filters & { q?: string | undefined },
+): Promise<{ responses: number; members_answered: number; active_blockers: number }> {
+  const [row] = await rows<{ responses: number; members_answered: number; active_blockers: number }>(
     ex,
-    sql`select run.local_date::text as date, count(resp.id)::int as submitted, count(*)::int as total,
-               ${pctSql(sql`count(resp.id)`, sql`count(*)`)} as pct
-        from standup_runs run
-        join run_participants p on p.run_id = run.id
-        left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
-          and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
-        where run.team_id = ${teamId} and run.local_date between ${from} and ${to}
-        group by run.local_date
-        order by run.local_date`,
+    sql`select c.responses, c.members_answered, b.active_blockers
+        from (select count(*)::int as responses, count(distinct r.user_id)::int as members_answered
+              from responses r
+              where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
+                ${f.q ? sql`and ${matchesSearch(f.q)}` : sql``}) c,
+             (select count(*)::int as active_blockers
+              from (select distinct on (r.user_id) r.has_blocker from responses r
+                    where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
+                    order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
+              where latest.has_blocker) b`,
   );
+  return row!;
 }
 
-export async function statsFor(ex: Executor, teamId: string, today: string, weekStart: string) {
+/**
+ * One row per day that had a run: participants asked, how many of them answered, and whether a run of the
+ * day is still open (then the day counts its answers so far; `awaiting` are the others); the same per standup.
+ * One statement grouped by day and standup; the days are the sums of their standups.
+ */
+export async function participationByDay(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+  f: Filters,
+  now: Date,
+): Promise<ParticipationRow[]> {
+  const perStandup = await rows<Omit<StandupParticipation, "pct"> & { date: string }>(
+    ex,
+    sql`select a.local_date::text as date, a.schedule_id, (count(*) filter (where a.answered))::int as submitted,
+               (count(*) filter (where a.counted))::int as total, bool_or(a.open) as open,
+               (count(*) filter (where not a.counted and a.status = 'asked'))::int as awaiting
+        from (${askedRows(teamId, from, to, f, now)}) a
+        group by a.local_date, a.schedule_id
+        order by a.local_date, a.schedule_id`,
+  );
+  const days: ParticipationRow[] = [];
+  for (const { date, ...s } of perStandup) {
+    let day = days.at(-1);
+    if (day?.date !== date) {
+      day = { date, submitted: 0, total: 0, pct: 0, open: false, awaiting: 0, standups: [] };
+      days.push(day);
+    }
+    day.submitted += s.submitted;
+    day.total += s.total;
+    day.open ||= s.open;
+    day.awaiting += s.awaiting;
+    day.standups.push({ ...s, pct: pct(s.submitted, s.total) });
+  }
+  for (const day of days) day.pct = pct(day.submitted, day.total);
+  return days;
+}
+
+/** round(100 × part / whole), 0 when whole is 0: the same rounding as SQL's round(). */
+export function pct(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((100 * part) / whole);
+}
+
+/** Today's numbers and the last 7 days' participation (open runs: answers so far). */
+export async function statsFor(ex: Executor, teamId: string, today: string, weekStart: string, f: Filters, now: Date) {
   const [row] = await rows<{
     total_members: number;
     submitted_today: number;
@@ -81,57 +196,68 @@ export async function statsFor(ex: Executor, teamId: string, today: string, week
   }>(
     ex,
     sql`select
-          (select count(*) from members where team_id = ${teamId} and active)::int as total_members,
-          (select count(distinct user_id) from responses where team_id = ${teamId} and standup_date = ${today})::int as submitted_today,
-          (select count(*) from standup_runs run join run_participants p on p.run_id = run.id
-             where run.team_id = ${teamId} and run.local_date between ${weekStart} and ${today})::int as asked,
-          (select count(*) from standup_runs run join run_participants p on p.run_id = run.id
-             join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
-               and resp.team_id = ${teamId} and resp.standup_date between ${weekStart} and ${today}
-             where run.team_id = ${teamId} and run.local_date between ${weekStart} and ${today})::int as answered,
+          (select count(*) from members m
+             where m.team_id = ${teamId} and m.active ${f.userId ? sql`and m.user_id = ${f.userId}` : sql``}
+             ${
+               // One standup: the members its latest run asked.
+               f.scheduleId
+                 ? sql`and m.user_id in (select p.user_id from run_participants p where p.run_id =
+                         (select id from standup_runs where team_id = ${teamId} and schedule_id = ${f.scheduleId}
+                          order by local_date desc limit 1))`
+                 : sql``
+             })::int as total_members,
+          (select count(distinct r.user_id) from responses r
+             where r.team_id = ${teamId} and r.standup_date = ${today} ${responseFilter(f)})::int as submitted_today,
+          a.asked, a.answered,
           (select count(*) from (
-             select distinct on (user_id) user_id, has_blocker from responses
-             where team_id = ${teamId} and standup_date between ${weekStart} and ${today}
-             order by user_id, standup_date desc, submitted_at desc) latest
-           where latest.has_blocker)::int as active_blockers`,
+             select distinct on (r.user_id) r.has_blocker from responses r
+             where r.team_id = ${teamId} and r.standup_date between ${weekStart} and ${today} ${responseFilter(f)}
+             order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
+           where latest.has_blocker)::int as active_blockers
+        from (select (count(*) filter (where counted))::int as asked, (count(*) filter (where answered))::int as answered
+              from (${askedRows(teamId, weekStart, today, f, now)}) w) a`,
   );
   return row!;
 }
 
 /** Members whose latest response in the window has an active blocker, with that blocker. */
-export function activeBlockers(ex: Executor, teamId: string, from: string, to: string) {
+export function activeBlockers(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
   return rows<{ user_id: string; real_name: string; standup_date: string; blockers: string }>(
     ex,
     sql`select latest.user_id, coalesce(m.real_name, latest.user_id) as real_name, latest.standup_date::text as standup_date, latest.blockers
-        from (select distinct on (user_id) user_id, standup_date, blockers, has_blocker from responses
-              where team_id = ${teamId} and standup_date between ${from} and ${to}
-              order by user_id, standup_date desc, submitted_at desc) latest
+        from (select distinct on (r.user_id) r.user_id, r.standup_date, r.blockers, r.has_blocker from responses r
+              where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
+              order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
         left join members m on m.team_id = ${teamId} and m.user_id = latest.user_id
         where latest.has_blocker
         order by latest.standup_date desc, real_name`,
   );
 }
 
-export function moodCounts(ex: Executor, teamId: string, from: string, to: string) {
+export function moodCounts(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
   return rows<{ date: string; mood: string; n: number }>(
     ex,
-    sql`select standup_date::text as date, mood, count(*)::int as n from responses
-        where team_id = ${teamId} and standup_date between ${from} and ${to} and mood is not null
-        group by standup_date, mood order by standup_date`,
+    sql`select r.standup_date::text as date, r.mood, count(*)::int as n from responses r
+        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} and r.mood is not null ${responseFilter(f)}
+        group by r.standup_date, r.mood order by r.standup_date`,
   );
 }
 
-export function blockersByDay(ex: Executor, teamId: string, from: string, to: string) {
+export function blockersByDay(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
   return rows<{ date: string; count: number }>(
     ex,
-    sql`select standup_date::text as date, count(*)::int as count from responses
-        where team_id = ${teamId} and standup_date between ${from} and ${to} and has_blocker
-        group by standup_date order by standup_date`,
+    sql`select r.standup_date::text as date, count(*)::int as count from responses r
+        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} and r.has_blocker ${responseFilter(f)}
+        group by r.standup_date order by r.standup_date`,
   );
 }
 
-/** Per member: runs asked and answered in the window, answered-in-a-row from the newest run back, blockers. */
-export function memberParticipation(ex: Executor, teamId: string, from: string, to: string) {
+/**
+ * Per member: runs asked and answered in the window, answered-in-a-row from the newest run back, blockers.
+ * A run still open for the member counts only once they answered, so it neither breaks nor pauses a streak.
+ * With a standup filter only its participants are listed; otherwise every active member too.
+ */
+export function memberParticipation(ex: Executor, teamId: string, from: string, to: string, f: Filters, now: Date) {
   return rows<{
     user_id: string;
     real_name: string;
@@ -142,32 +268,38 @@ export function memberParticipation(ex: Executor, teamId: string, from: string, 
     blockers: number;
   }>(
     ex,
-    sql`with asked as (
-          select p.user_id, run.id as run_id, run.starts_at, resp.id is not null as answered, coalesce(resp.has_blocker, false) as blocker
-          from standup_runs run
-          join run_participants p on p.run_id = run.id
-          left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
-            and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
-          where run.team_id = ${teamId} and run.local_date between ${from} and ${to}
-        ), ranked as (
-          select *, row_number() over (partition by user_id order by starts_at desc) as rn from asked
+    sql`with asked as (${askedRows(teamId, from, to, f, now)}),
+        ranked as (
+          select *, case when counted
+                      then row_number() over (partition by user_id, counted order by asked_at desc, run_id desc) end as rn
+          from asked
         )
         select m.user_id, m.real_name,
-               count(a.run_id)::int as asked,
+               (count(*) filter (where a.counted))::int as asked,
                (count(*) filter (where a.answered))::int as submitted,
-               ${pctSql(sql`count(*) filter (where a.answered)`, sql`count(a.run_id)`)} as pct,
-               coalesce(min(a.rn) filter (where not a.answered) - 1, count(a.run_id))::int as current_streak,
+               ${pctSql(sql`count(*) filter (where a.answered)`, sql`count(*) filter (where a.counted)`)} as pct,
+               coalesce(min(a.rn) filter (where a.counted and not a.answered) - 1,
+                        count(*) filter (where a.counted))::int as current_streak,
                (count(*) filter (where a.blocker))::int as blockers
         from members m
         left join ranked a on a.user_id = m.user_id
-        where m.team_id = ${teamId} and (m.active or a.run_id is not null)
+        where m.team_id = ${teamId} ${f.userId ? sql`and m.user_id = ${f.userId}` : sql``}
+          and (a.run_id is not null ${f.scheduleId ? sql`` : sql`or m.active`})
         group by m.user_id, m.real_name
         order by m.real_name, m.user_id`,
   );
 }
 
 /** Full-text search, best matches first, with the matching words highlighted in a snippet. */
-export function searchResponses(ex: Executor, teamId: string, query: string, from: string, to: string, limit: number) {
+export function searchResponses(
+  ex: Executor,
+  teamId: string,
+  query: string,
+  from: string,
+  to: string,
+  limit: number,
+  f: Filters = {},
+) {
   return rows<{
     user_id: string;
     real_name: string;
@@ -188,6 +320,7 @@ export function searchResponses(ex: Executor, teamId: string, query: string, fro
         cross join (select websearch_to_tsquery('english', ${query}) as query) q
         left join members m on m.team_id = r.team_id and m.user_id = r.user_id
         where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} and r.search @@ q.query
+          ${responseFilter(f)}
         order by rank desc, r.standup_date desc
         limit ${limit}`,
   );
