@@ -177,6 +177,29 @@ describe("MCP tools over a real HTTP server", async () => {
     expect(only.json).toMatchObject({ from: "2026-02-24", to: "2026-03-02", count: 2 });
   });
 
+  it("tools filter by standup and member; a standup of another workspace is a tool error", async () => {
+    const own = await call("get_standups", { schedule_id: scheduleA, user_id: "U0BEN" });
+    expect(own.json).toMatchObject({ schedule_id: scheduleA, user_id: "U0BEN", count: 2 });
+    expect((own.json.standups as { schedule_id: string }[]).every((s) => s.schedule_id === scheduleA)).toBe(true);
+    const blockers = await call("get_blockers", { user_id: "U0ANA" });
+    expect(blockers.json).toMatchObject({ user_id: "U0ANA", count: 0 });
+    const search = await call("search_standups", { query: "kubernetes", schedule_id: scheduleA, days: 365 });
+    expect(search.json).toMatchObject({ count: 1, schedule_id: scheduleA });
+    const ben = await call("get_participation", { days: 3, user_id: "U0BEN" });
+    expect(ben.json.members).toEqual([expect.objectContaining({ user_id: "U0BEN", asked: 3, submitted: 2 })]);
+    for (const tool of [
+      "get_standups",
+      "get_today_standups",
+      "get_blockers",
+      "get_participation",
+      "get_mood_summary",
+    ]) {
+      const res = await call(tool, { schedule_id: scheduleB });
+      expect(res.isError, tool).toBe(true);
+      expect(res.text).toMatch(`schedule_id ${scheduleB} is not a standup of this workspace`);
+    }
+  });
+
   it("get_standups answers bad dates and too long a range with a tool error, not a crash", async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ from_date: "2026-02-30" }, /from_date 2026-02-30 is not a real date/],
