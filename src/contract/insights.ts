@@ -95,7 +95,7 @@ export const todayStandup = z
   .object({
     schedule_id: z.string(),
     standup_name: z.string().describe("The standup's name; empty when it has none (shown as its channel's standup)"),
-    channel_id: z.string(),
+    channel_id: z.string().describe("The standup's channel"),
     date: isoDate.describe("The run's date"),
     open: z.boolean().describe("Still collecting answers: the counts are answered so far"),
     closes_at: isoTimestamp,

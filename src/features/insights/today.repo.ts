@@ -24,7 +24,8 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
   const at = now.toISOString();
   return rows<TodayRunRow>(
     ex,
-    sql`select run.id::text as run_id, run.schedule_id, coalesce(s.name, '') as standup_name, run.channel_id,
+    sql`select run.id::text as run_id, run.schedule_id, coalesce(s.name, '') as standup_name,
+               coalesce(s.channel_id, run.channel_id) as channel_id,
                run.local_date::text as date, run.status = 'open' and run.closes_at > ${at} as open,
                to_char(run.closes_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as closes_at,
                (count(p.user_id) filter (where p.status <> 'pending'))::int as asked,
@@ -47,8 +48,8 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
         left join members m on m.team_id = run.team_id and m.user_id = p.user_id
         left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id and resp.team_id = run.team_id
         where run.team_id = ${teamId} and run.status <> 'skipped' and (run.local_date = ${today} or run.status = 'open')
-        group by run.id, s.name
-        order by run.local_date desc, standup_name, run.channel_id, run.id`,
+        group by run.id, s.name, s.channel_id
+        order by run.local_date desc, standup_name, channel_id, run.id`,
   );
 }
 

@@ -179,7 +179,7 @@ describe("views per standup and member; open runs are not misses", async () => {
       expect(a).toMatchObject({
         schedule_id: alpha,
         standup_name: "Alpha daily",
-        channel_id: "C0VIEWS",
+        channel_id: "C0ALPHA",
         date: TODAY,
         open: true,
         closes_at: `${TODAY}T23:59:00Z`,
