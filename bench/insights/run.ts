@@ -7,8 +7,8 @@
  * Creates a fresh database (upbeat_bench_insights_<pid>) on the server of BENCH_DATABASE_URL or
  * TEST_DATABASE_URL, seeds one workspace (members × weekdays ending today, UTC: the app reads the real
  * clock, so `days=30` covers seeded data), starts the real app as a child pinned to CPU 1 and signs in
- * as the admin through a login token. For each of GET /dashboard/api/stats, /reports?days=30 and
- * /analytics?days=30, at 1 and at --connections connections: autocannon (on CPU 0) loads the endpoint,
+ * as the admin through a login token. For each of GET /dashboard/api/stats, /reports?days=30 (its first
+ * page of 200 answers, with the whole window's summary and participation) and /analytics?days=30, at 1 and at --connections connections: autocannon (on CPU 0) loads the endpoint,
  * then — back to back, with the app idle — a child on CPU 1 (bench/insights/raw.ts) runs the same repo
  * functions with the same arguments and Promise.all grouping for the same time at the same concurrency.
  * Per endpoint it prints req/s and latencies of both and the ratio of mean latencies (target: endpoint
@@ -227,10 +227,10 @@ async function main(): Promise<number> {
       if (e.name === "stats") summary = text;
       else {
         if (body.to !== today) problems.push(`${e.path} covers up to ${String(body.to)}, the seed ends ${today}`);
-        const n = e.name.startsWith("reports")
-          ? (body.standups as unknown[]).length
-          : (body.members as unknown[]).length;
-        summary = e.name.startsWith("reports") ? `${n} standups` : `${n} members`;
+        if (e.name.startsWith("reports")) {
+          const total = (body.summary as { responses: number }).responses;
+          summary = `${(body.standups as unknown[]).length} standups on the first page of ${fmtInt(total)}, next_cursor ${body.next_cursor ? "set" : "null"}`;
+        } else summary = `${(body.members as unknown[]).length} members`;
       }
     } catch {
       summary = text.slice(0, 200);

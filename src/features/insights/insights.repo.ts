@@ -71,6 +71,8 @@ const stillOpen = (now: Date) =>
 /**
  * Every participant of the window's runs who was asked ('pending' = not asked yet, left out), with whether
  * they answered and whether they count: closed runs count everyone, open runs only who answered so far.
+ * The answer is found by its unique key's columns (team, standup, member, date range), so each lookup is a
+ * short index range whatever else the table holds.
  */
 const askedRows = (teamId: string, from: string, to: string, f: Filters, now: Date) => sql`
   select run.local_date, run.schedule_id, run.id as run_id, coalesce(p.ask_at, run.starts_at) as asked_at, p.user_id, p.status,
@@ -79,7 +81,7 @@ const askedRows = (teamId: string, from: string, to: string, f: Filters, now: Da
   from standup_runs run
   join run_participants p on p.run_id = run.id and p.status <> 'pending'
   left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
-    and resp.team_id = ${teamId} and resp.standup_date between ${from} and ${to}
+    and resp.team_id = ${teamId} and resp.schedule_id = run.schedule_id and resp.standup_date between ${from} and ${to}
   where run.team_id = ${teamId} and run.local_date between ${from} and ${to} ${runFilter(f)}`;
 
 /**
