@@ -149,14 +149,14 @@ describe.runIf(hasChromium)("views per standup in a real browser", () => {
       .poll(() => alphaToday.getByText("3 of 40 members answered so far").count(), { timeout: 15_000 })
       .toBe(1);
     expect(await alphaToday.locator("article.answer").count()).toBe(3);
-    const waiting = await alphaToday.locator(".not-answered").innerText();
+    const waiting = await alphaToday.locator(".not-answered").textContent();
     expect(waiting).toMatch(/^Not answered yet: Member 04, Member 05,/);
     expect(waiting).not.toContain("Member 01");
     const betaToday = page
       .locator("section.standup-today")
       .filter({ has: page.getByRole("heading", { name: "#beta-team standup" }) });
     await expect.poll(() => betaToday.getByText("1 of 2 members answered so far").count()).toBe(1);
-    expect(await betaToday.locator(".not-answered").innerText()).toBe("Not answered yet: Member 05");
+    expect(await betaToday.locator(".not-answered").textContent()).toBe("Not answered yet: Member 05");
     expect(await betaToday.getByText("Upgrade the kubernetes cluster").count()).toBe(1);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, "overview-by-standup.png"), fullPage: true });
@@ -201,7 +201,7 @@ describe.runIf(hasChromium)("views per standup in a real browser", () => {
     await page.locator("#q").fill("kubernetes");
     await page.getByRole("button", { name: "Show" }).click();
     await expect.poll(() => cards(page).count()).toBe(1);
-    expect(await cards(page).first().innerText()).toContain("Upgrade the kubernetes cluster");
+    expect(await cards(page).first().textContent()).toContain("Upgrade the kubernetes cluster");
     expect(page.url()).toContain("q=kubernetes");
     await page.close();
     expect(problems).toEqual([]);

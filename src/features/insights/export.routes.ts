@@ -8,7 +8,7 @@ import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { csvLine } from "./csv.ts";
-import type { Filters } from "./insights.repo.ts";
+import type { Filters } from "./filters.repo.ts";
 import { resolveFilters } from "./insights.service.ts";
 
 export const CSV_COLUMNS = [

@@ -2,18 +2,14 @@
 export { csvCell, csvLine } from "./csv.ts";
 export { CSV_COLUMNS, exportRoutes, exportRows } from "./export.routes.ts";
 // The raw queries, for the benchmarks that time each statement on its own.
+export type { Filters } from "./filters.repo.ts";
 export {
   blockersByDay,
-  type Filters,
-  memberParticipation,
   moodCounts,
   type PageKey,
-  type ParticipationRow,
-  participationByDay,
   responseTotals,
   type StandupRow,
   standupsBetween,
-  statsFor,
 } from "./insights.repo.ts";
 export { insightRoutes } from "./insights.routes.ts";
 export {
@@ -34,4 +30,11 @@ export {
   type WindowQuery,
   windowFor,
 } from "./insights.service.ts";
+export {
+  memberParticipation,
+  type ParticipationRow,
+  participationByDay,
+  type StandupParticipation,
+  statsFor,
+} from "./participation.repo.ts";
 export { decodeCursor, encodeCursor, getReports, getToday, type ReportsQuery } from "./reports.service.ts";

@@ -2,19 +2,16 @@ import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
 import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
 import { MOODS } from "../standups/index.ts";
+import type { Filters } from "./filters.repo.ts";
 import {
   activeBlockers,
   blockersByDay,
-  type Filters,
-  memberParticipation,
   moodCounts,
-  type ParticipationRow,
-  participationByDay,
   type StandupRow,
   searchResponses,
   standupsBetween,
-  statsFor,
 } from "./insights.repo.ts";
+import { memberParticipation, type ParticipationRow, participationByDay, statsFor } from "./participation.repo.ts";
 import { scheduleInTeam } from "./today.repo.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;

@@ -2,7 +2,7 @@ import { REPORTS_PAGE_DEFAULT } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest } from "../../http/errors.ts";
 import { isRealDate, shiftDate, workspaceToday } from "../calendar/index.ts";
-import { type PageKey, participationByDay, responseTotals, type StandupRow, standupsBetween } from "./insights.repo.ts";
+import { type PageKey, responseTotals, type StandupRow, standupsBetween } from "./insights.repo.ts";
 import {
   type FilterQuery,
   overallPct,
@@ -11,6 +11,7 @@ import {
   type WindowQuery,
   windowFor,
 } from "./insights.service.ts";
+import { participationByDay } from "./participation.repo.ts";
 import { todayRuns } from "./today.repo.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;
