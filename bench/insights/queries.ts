@@ -3,6 +3,8 @@
  * it (same repo functions, same arguments, same Promise.all grouping), without HTTP, auth or the JSON
  * shaping around it. Also the per-request queries that come with every /dashboard/api request.
  */
+
+import { REPORTS_PAGE_DEFAULT } from "../../src/contract/index.ts";
 import type { Db } from "../../src/db/client.ts";
 import { resolveWindow, shiftDate, workspaceTimezone } from "../../src/features/calendar/index.ts";
 import {
@@ -10,6 +12,7 @@ import {
   memberParticipation,
   moodCounts,
   participationByDay,
+  responseTotals,
   standupsBetween,
   statsFor,
 } from "../../src/features/insights/index.ts";
@@ -28,14 +31,20 @@ export const ENDPOINTS: Endpoint[] = [
   {
     name: "stats",
     path: "/dashboard/api/stats",
-    raw: (db, teamId, today) => statsFor(db, teamId, today, shiftDate(today, -6)),
+    raw: (db, teamId, today) => statsFor(db, teamId, today, shiftDate(today, -6), {}, new Date()),
   },
   {
     name: "reports?days=30",
     path: "/dashboard/api/reports?days=30",
+    // The first page: the page itself (one row more than the limit, to know there is a next page), the
+    // window's participation by day and its totals.
     raw: (db, teamId, today) => {
       const w = resolveWindow({ days: "30" }, today, { defaultDays: 7 });
-      return Promise.all([standupsBetween(db, teamId, w.from, w.to), participationByDay(db, teamId, w.from, w.to)]);
+      return Promise.all([
+        standupsBetween(db, teamId, w.from, w.to, { limit: REPORTS_PAGE_DEFAULT + 1 }),
+        participationByDay(db, teamId, w.from, w.to, {}, new Date()),
+        responseTotals(db, teamId, w.from, w.to, {}),
+      ]);
     },
   },
   {
@@ -44,10 +53,10 @@ export const ENDPOINTS: Endpoint[] = [
     raw: (db, teamId, today) => {
       const w = resolveWindow({ days: "30" }, today, { defaultDays: 7 });
       return Promise.all([
-        moodCounts(db, teamId, w.from, w.to),
-        participationByDay(db, teamId, w.from, w.to),
-        memberParticipation(db, teamId, w.from, w.to),
-        blockersByDay(db, teamId, w.from, w.to),
+        moodCounts(db, teamId, w.from, w.to, {}),
+        participationByDay(db, teamId, w.from, w.to, {}, new Date()),
+        memberParticipation(db, teamId, w.from, w.to, {}, new Date()),
+        blockersByDay(db, teamId, w.from, w.to, {}),
       ]);
     },
   },

@@ -7,8 +7,8 @@
  * Creates a fresh database (upbeat_bench_insights_<pid>) on the server of BENCH_DATABASE_URL or
  * TEST_DATABASE_URL, seeds one workspace (members × weekdays ending today, UTC: the app reads the real
  * clock, so `days=30` covers seeded data), starts the real app as a child pinned to CPU 1 and signs in
- * as the admin through a login token. For each of GET /dashboard/api/stats, /reports?days=30 and
- * /analytics?days=30, at 1 and at --connections connections: autocannon (on CPU 0) loads the endpoint,
+ * as the admin through a login token. For each of GET /dashboard/api/stats, /reports?days=30 (its first
+ * page of 200 answers, with the whole window's summary and participation) and /analytics?days=30, at 1 and at --connections connections: autocannon (on CPU 0) loads the endpoint,
  * then — back to back, with the app idle — a child on CPU 1 (bench/insights/raw.ts) runs the same repo
  * functions with the same arguments and Promise.all grouping for the same time at the same concurrency.
  * Per endpoint it prints req/s and latencies of both and the ratio of mean latencies (target: endpoint
@@ -164,6 +164,52 @@ function startRaw(pin: ReturnType<typeof pinning>, input: RawInput): Promise<Raw
   });
 }
 
+/**
+ * Pages through `/reports?days=30` by its cursors (1,000 a page) and checks the walk against the summary:
+ * every answer once, in order, none missing. Returns the problems found.
+ */
+async function walkReports(port: number, cookie: string): Promise<string[]> {
+  type Page = {
+    standups: { user_id: string; schedule_id: string; standup_date: string; submitted_at: string }[];
+    next_cursor: string | null;
+    summary: { responses: number };
+  };
+  const t = performance.now();
+  const seen = new Set<string>();
+  let total = -1;
+  let pages = 0;
+  let previous = "";
+  let cursor: string | null = null;
+  const problems: string[] = [];
+  do {
+    const path: string = `/dashboard/api/reports?days=30&limit=1000${cursor ? `&cursor=${cursor}` : ""}`;
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { cookie } });
+    if (res.status !== 200) return [`${path} answered ${res.status}`];
+    const page = (await res.json()) as Page;
+    pages += 1;
+    if (total < 0) total = page.summary.responses;
+    for (const s of page.standups) {
+      const key = `${s.schedule_id}|${s.user_id}|${s.standup_date}`;
+      if (seen.has(key)) problems.push(`reports walk: ${key} on two pages`);
+      seen.add(key);
+      // Newest day first, then by submitted_at (to the second here; ties are broken by id).
+      const order = `${s.standup_date}|${s.submitted_at}`;
+      if (
+        previous &&
+        (s.standup_date > previous.slice(0, 10) || (s.standup_date === previous.slice(0, 10) && order < previous))
+      )
+        problems.push(`reports walk: ${key} out of order`);
+      previous = order;
+    }
+    cursor = page.next_cursor;
+  } while (cursor);
+  if (seen.size !== total) problems.push(`reports walk: ${seen.size} answers over the pages, summary says ${total}`);
+  process.stdout.write(
+    `  walk /dashboard/api/reports?days=30&limit=1000: ${pages} pages, ${fmtInt(seen.size)} answers (summary ${fmtInt(total)}), no duplicate: ${problems.length === 0 ? "yes" : "NO"}, ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
+  );
+  return problems;
+}
+
 async function main(): Promise<number> {
   /** The bench could not measure what it should: exit 1. */
   const problems: string[] = [];
@@ -227,10 +273,10 @@ async function main(): Promise<number> {
       if (e.name === "stats") summary = text;
       else {
         if (body.to !== today) problems.push(`${e.path} covers up to ${String(body.to)}, the seed ends ${today}`);
-        const n = e.name.startsWith("reports")
-          ? (body.standups as unknown[]).length
-          : (body.members as unknown[]).length;
-        summary = e.name.startsWith("reports") ? `${n} standups` : `${n} members`;
+        if (e.name.startsWith("reports")) {
+          const total = (body.summary as { responses: number }).responses;
+          summary = `${(body.standups as unknown[]).length} standups on the first page of ${fmtInt(total)}, next_cursor ${body.next_cursor ? "set" : "null"}`;
+        } else summary = `${(body.members as unknown[]).length} members`;
       }
     } catch {
       summary = text.slice(0, 200);
@@ -240,6 +286,7 @@ async function main(): Promise<number> {
     );
     if (res.status !== 200) problems.push(`${e.path} answered ${res.status}`);
   }
+  problems.push(...(await walkReports(app.port, cookie)));
 
   const raw = await startRaw(pin, {
     url,

@@ -39,19 +39,95 @@ export const standupResponse = z
   })
   .meta({ id: "StandupResponse" });
 
+const OPEN_RULE =
+  "A member counts as asked once their run has closed, or as soon as they answered: while a run is still open, " +
+  "only the answers so far count (nobody is missing yet); members not asked yet never count.";
+
+const participationCounts = {
+  submitted: z.number().int().describe("Members who answered"),
+  total: z.number().int().describe(`Members asked. ${OPEN_RULE}`),
+  pct: z.number().int().describe("round(100 × submitted / total), 0 when total is 0"),
+  open: z.boolean().describe("A run is still open: the numbers are answered so far"),
+  awaiting: z.number().int().describe("Members asked in a run still open who have not answered yet (not in total)"),
+};
+
+export const standupParticipation = z
+  .object({ schedule_id: z.string(), ...participationCounts })
+  .meta({ id: "StandupParticipation" });
+
 export const participationRow = z
-  .object({ date: isoDate, submitted: z.number().int(), total: z.number().int(), pct: z.number().int() })
+  .object({
+    date: isoDate,
+    ...participationCounts,
+    standups: z.array(standupParticipation).describe("The same numbers for each standup that ran that day"),
+  })
   .meta({ id: "ParticipationRow" });
+
+export const reportSummary = z
+  .object({
+    responses: z.number().int().describe("Answers in the window matching every filter (q included), on all pages"),
+    members_answered: z.number().int().describe("Distinct members with at least one of those answers"),
+    asked: z.number().int().describe(`Member-runs asked in the window (schedule_id and user_id apply). ${OPEN_RULE}`),
+    answered: z.number().int().describe("Member-runs answered in the window (schedule_id and user_id apply)"),
+    pct: z.number().int().describe("round(100 × answered / asked), 0 when asked is 0"),
+    awaiting: z.number().int().describe("Members asked in runs still open who have not answered yet"),
+    active_blockers: z
+      .number()
+      .int()
+      .describe("Members whose latest answer in the window (schedule_id and user_id apply) reports an active blocker"),
+  })
+  .meta({ id: "ReportSummary", description: "The whole window, whatever page this is" });
 
 export const reports = z
   .object({
-    standups: z.array(standupResponse),
-    participation: z.array(participationRow),
+    standups: z
+      .array(standupResponse)
+      .describe("One page, newest day first, then in the order given (submitted_at), then by id"),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page"),
+    summary: reportSummary,
+    participation: z.array(participationRow).describe("Every day of the window that had a run, not only this page"),
     total_days: z.number().int(),
     from: isoDate,
     to: isoDate,
   })
   .meta({ id: "Reports" });
+
+export const todayParticipant = z
+  .object({
+    user_id: z.string(),
+    real_name: z.string(),
+    status: z
+      .enum(["waiting", "skipped", "missed", "not_asked_yet"])
+      .describe(
+        "waiting: asked, the run is still open; skipped: said they skip this one; missed: the run closed without " +
+          "an answer; not_asked_yet: asked later, at their own time",
+      ),
+  })
+  .meta({ id: "TodayParticipant" });
+
+export const todayStandup = z
+  .object({
+    schedule_id: z.string(),
+    standup_name: z.string().describe("The standup's name; empty when it has none (shown as its channel's standup)"),
+    channel_id: z.string().describe("The standup's channel"),
+    date: isoDate.describe("The run's date"),
+    open: z.boolean().describe("Still collecting answers: the counts are answered so far"),
+    closes_at: isoTimestamp,
+    asked: z.number().int().describe("Members asked so far"),
+    answered: z.number().int(),
+    responses: z.array(standupResponse).describe("The answers, in the order they came"),
+    not_answered: z.array(todayParticipant).describe("Everyone in the run without an answer, by name"),
+  })
+  .meta({ id: "TodayStandup" });
+
+export const today = z
+  .object({
+    date: isoDate.describe("Today in the workspace calendar"),
+    standups: z
+      .array(todayStandup)
+      .describe("Runs dated today and runs still open (a standup in a zone ahead of the workspace), by standup"),
+  })
+  .meta({ id: "Today" });
 
 export const moodDay = z.object({
   date: isoDate,
@@ -120,3 +196,52 @@ const daysParam = z
 export const windowQuery = z.object({ days: daysParam, from: dateParam("from"), to: dateParam("to") });
 /** `?from=&to=` of the CSV export (without them: the last 30 days). */
 export const rangeQuery = z.object({ from: dateParam("from"), to: dateParam("to") });
+
+const idParam = (name: string, what: string) =>
+  z
+    .string({ error: `${name} must be one id (letters, digits, _ or -)` })
+    .trim()
+    .regex(/^([A-Za-z0-9_-]{1,64})?$/, `${name} must be one id (letters, digits, _ or -)`)
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .describe(what);
+
+/** `?schedule_id=&user_id=`: one standup, one member. */
+export const filterQuery = z.object({
+  schedule_id: idParam(
+    "schedule_id",
+    "Only this standup (a schedule id of the workspace, deleted ones included; another id answers 404)",
+  ),
+  user_id: idParam("user_id", "Only this member's answers and participation (an unknown id gives empty results)"),
+});
+
+export const REPORTS_PAGE_DEFAULT = 200;
+export const REPORTS_PAGE_MAX = 1000;
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${REPORTS_PAGE_MAX}`;
+export const SEARCH_MAX_LENGTH = 200;
+
+/** `/reports`: the window, the filters, a full-text search and the keyset page. */
+export const reportsQuery = windowQuery.extend(filterQuery.shape).extend({
+  q: z
+    .string({ error: "q must be one search text" })
+    .trim()
+    .max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`)
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .describe(
+      'Full-text search over the answers (as the MCP tool search_standups: English stemming, "phrases", OR, -word)',
+    ),
+  limit: z
+    .string({ error: LIMIT_MESSAGE })
+    .regex(/^(\d{1,7})?$/, LIMIT_MESSAGE)
+    .refine((v) => v === "" || (Number(v) >= 1 && Number(v) <= REPORTS_PAGE_MAX), LIMIT_MESSAGE)
+    .transform((v) => (v === "" ? REPORTS_PAGE_DEFAULT : Number(v)))
+    .optional()
+    .describe(`Answers per page (default ${REPORTS_PAGE_DEFAULT}, at most ${REPORTS_PAGE_MAX})`),
+  cursor: z
+    .string({ error: "cursor must be the next_cursor of a previous page" })
+    .regex(/^[A-Za-z0-9_-]{0,200}$/, "cursor must be the next_cursor of a previous page")
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .describe("next_cursor of the previous page; absent for the first page"),
+});

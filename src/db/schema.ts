@@ -248,6 +248,8 @@ export const responses = pgTable(
     // Keyset order of the CSV export: each batch is an index range scan.
     index("responses_team_date_id_idx").on(t.teamId, t.standupDate, t.id),
     index("responses_team_user_date_idx").on(t.teamId, t.userId, t.standupDate),
+    // Views filtered by standup (0005_views).
+    index("responses_team_schedule_date_idx").on(t.teamId, t.scheduleId, t.standupDate, t.id),
     index("responses_run_idx").on(t.runId),
     index("responses_search_idx").using("gin", t.search),
   ],

@@ -111,7 +111,12 @@ describe("the MCP endpoint", async () => {
       });
     }
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
-    expect(Object.keys(byName.get_standups!.properties ?? {}).sort()).toEqual(["from_date", "to_date", "user_id"]);
+    expect(Object.keys(byName.get_standups!.properties ?? {}).sort()).toEqual([
+      "from_date",
+      "schedule_id",
+      "to_date",
+      "user_id",
+    ]);
     expect(byName.search_standups!.required).toEqual(["query"]);
     expect(byName.get_blockers!.properties?.days).toMatchObject({
       type: "integer",

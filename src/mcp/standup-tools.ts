@@ -1,7 +1,18 @@
 import { z } from "zod";
 import { completeWindow, workspaceToday } from "../features/calendar/index.ts";
 import { listActiveBlockers, listStandups, participationDaily, searchAnswers } from "../features/insights/index.ts";
-import { dateArg, daysArg, defineTool, lastDays, realDate, ToolError } from "./tool-kit.ts";
+import {
+  dateArg,
+  daysArg,
+  defineTool,
+  echoFilters,
+  lastDays,
+  realDate,
+  scheduleArg,
+  ToolError,
+  toolFilters,
+  userArg,
+} from "./tool-kit.ts";
 
 /** Answers run to 3,000 characters each: these caps keep a result inside a model's context. */
 export const STANDUPS_LIMIT = 300;
@@ -30,17 +41,12 @@ export const getStandups = defineTool({
     "Standup responses of the workspace for a date range, newest day first. Without arguments: the last 7 days, " +
     `today included. Dates are YYYY-MM-DD in the workspace timezone; a range spans at most ${MAX_RANGE_DAYS} days. ` +
     `${RESPONSE_FIELDS} At most ${STANDUPS_LIMIT} responses are returned; truncated: true means there were more, ` +
-    "so narrow the range or filter by user_id.",
+    "so narrow the range or filter by user_id or schedule_id.",
   input: {
     from_date: dateArg("First day of the range; default: 6 days before to_date"),
     to_date: dateArg("Last day of the range; default: today (or from_date when that is in the future)"),
-    user_id: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("Only this member's responses: a Slack user id such as U01ABCDEF (get_members lists them)."),
+    user_id: userArg("Only this member's responses"),
+    schedule_id: scheduleArg(),
   },
   async run(ctx, args) {
     const today = await workspaceToday(ctx.deps, ctx.teamId);
@@ -52,10 +58,10 @@ export const getStandups = defineTool({
         `${from} to ${to} spans ${days} days; at most ${MAX_RANGE_DAYS} are allowed. Narrow the range or make several calls.`,
       );
     }
-    const onlyUser = args.user_id ? { userId: args.user_id } : {};
-    const rows = await listStandups(ctx.deps, ctx.teamId, { from, to }, { ...onlyUser, limit: STANDUPS_LIMIT + 1 });
+    const f = await toolFilters(ctx, args);
+    const rows = await listStandups(ctx.deps, ctx.teamId, { from, to }, { ...f, limit: STANDUPS_LIMIT + 1 });
     const { count, truncated, items } = capped(rows, STANDUPS_LIMIT);
-    return { from, to, days, ...(args.user_id ? { user_id: args.user_id } : {}), count, truncated, standups: items };
+    return { from, to, days, ...echoFilters(args), count, truncated, standups: items };
   },
 });
 
@@ -64,20 +70,24 @@ export const getTodayStandups = defineTool({
   title: "Today's standup responses",
   description:
     "Every standup response submitted today (the date in the workspace timezone), with today's participation: " +
-    `how many members were asked (total), how many answered (submitted) and pct. ${RESPONSE_FIELDS} ` +
-    "participation is null when no standup ran today.",
-  input: {},
-  async run(ctx) {
-    const date = await workspaceToday(ctx.deps, ctx.teamId);
+    "how many members answered (submitted), how many count as asked (total) and pct. While a standup is still " +
+    "open (open: true) nobody has missed it yet: total counts only who answered so far, and awaiting is how many " +
+    `others may still answer. ${RESPONSE_FIELDS} participation is null when no standup ran today.`,
+  input: { schedule_id: scheduleArg(), user_id: userArg() },
+  async run(ctx, args) {
+    const [date, f] = await Promise.all([workspaceToday(ctx.deps, ctx.teamId), toolFilters(ctx, args)]);
     const [rows, participation] = await Promise.all([
-      listStandups(ctx.deps, ctx.teamId, { from: date, to: date }, { limit: TODAY_LIMIT + 1 }),
-      participationDaily(ctx.deps, ctx.teamId, { from: date, to: date }),
+      listStandups(ctx.deps, ctx.teamId, { from: date, to: date }, { ...f, limit: TODAY_LIMIT + 1 }),
+      participationDaily(ctx.deps, ctx.teamId, { from: date, to: date }, f),
     ]);
     const { count, truncated, items } = capped(rows, TODAY_LIMIT);
     const today = participation[0];
     return {
       date,
-      participation: today ? { submitted: today.submitted, total: today.total, pct: today.pct } : null,
+      ...echoFilters(args),
+      participation: today
+        ? { submitted: today.submitted, total: today.total, pct: today.pct, open: today.open, awaiting: today.awaiting }
+        : null,
       count,
       truncated,
       standups: items,
@@ -93,11 +103,11 @@ export const getBlockers = defineTool({
     "(an answer that is not empty and not a word like none, no or n/a). Each entry has user_id, real_name, " +
     "standup_date (when it was reported) and blockers (the text). Newest first. A member who answered later " +
     "without a blocker is not listed.",
-  input: { days: daysArg(7, "Only responses from this window count.") },
+  input: { days: daysArg(7, "Only responses from this window count."), schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
-    const w = await lastDays(ctx, args.days);
-    const blockers = await listActiveBlockers(ctx.deps, ctx.teamId, w);
-    return { ...w, count: blockers.length, blockers };
+    const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);
+    const blockers = await listActiveBlockers(ctx.deps, ctx.teamId, w, f);
+    return { ...w, ...echoFilters(args), count: blockers.length, blockers };
   },
 });
 
@@ -113,13 +123,16 @@ export const searchStandups = defineTool({
   input: {
     query: z.string().trim().min(1).max(200).describe('Words to look for, e.g. staging deploy or "code review".'),
     days: daysArg(30, "Only responses from this window are searched."),
+    schedule_id: scheduleArg(),
+    user_id: userArg(),
   },
   async run(ctx, args) {
-    const w = await lastDays(ctx, args.days);
-    const results = await searchAnswers(ctx.deps, ctx.teamId, args.query, w, SEARCH_LIMIT);
+    const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);
+    const results = await searchAnswers(ctx.deps, ctx.teamId, args.query, w, SEARCH_LIMIT, f);
     return {
       query: args.query,
       ...w,
+      ...echoFilters(args),
       count: results.length,
       results,
       ...(results.length === 0

@@ -3,6 +3,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { completeWindow, isRealDate, MAX_DAYS, workspaceToday } from "../features/calendar/index.ts";
+import { type Filters, resolveFilters } from "../features/insights/index.ts";
 import { AppError } from "../http/errors.ts";
 
 /** What every tool call runs with: the workspace comes from the API key, never from the arguments. */
@@ -116,4 +117,50 @@ export function realDate(name: string, value: string | undefined): string | unde
   if (value === undefined) return undefined;
   if (!isRealDate(value)) throw new ToolError(`${name} ${value} is not a real date`);
   return value;
+}
+
+// ---- The standup and member filters ---------------------------------------------------------------
+
+export const scheduleArg = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a schedule id")
+    .optional()
+    .describe(
+      "Only this standup: its schedule_id (every response carries one; get_workspace_summary lists the standups).",
+    );
+
+export const userArg = (what = "Only this member") =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(`${what}: a Slack user id such as U01ABCDEF (get_members lists them).`);
+
+/** The filters a tool was given, the standup checked against the workspace (another's is not found). */
+export async function toolFilters(
+  ctx: ToolContext,
+  args: { schedule_id?: string | undefined; user_id?: string | undefined },
+): Promise<Filters> {
+  try {
+    return await resolveFilters(ctx.deps, ctx.teamId, args);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) {
+      throw new ToolError(
+        `schedule_id ${args.schedule_id} is not a standup of this workspace; get_workspace_summary lists them.`,
+      );
+    }
+    throw err;
+  }
+}
+
+/** The filters echoed in a result, so the model sees what it asked for. */
+export function echoFilters(args: { schedule_id?: string | undefined; user_id?: string | undefined }) {
+  return {
+    ...(args.schedule_id ? { schedule_id: args.schedule_id } : {}),
+    ...(args.user_id ? { user_id: args.user_id } : {}),
+  };
 }

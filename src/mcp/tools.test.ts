@@ -177,6 +177,29 @@ describe("MCP tools over a real HTTP server", async () => {
     expect(only.json).toMatchObject({ from: "2026-02-24", to: "2026-03-02", count: 2 });
   });
 
+  it("tools filter by standup and member; a standup of another workspace is a tool error", async () => {
+    const own = await call("get_standups", { schedule_id: scheduleA, user_id: "U0BEN" });
+    expect(own.json).toMatchObject({ schedule_id: scheduleA, user_id: "U0BEN", count: 2 });
+    expect((own.json.standups as { schedule_id: string }[]).every((s) => s.schedule_id === scheduleA)).toBe(true);
+    const blockers = await call("get_blockers", { user_id: "U0ANA" });
+    expect(blockers.json).toMatchObject({ user_id: "U0ANA", count: 0 });
+    const search = await call("search_standups", { query: "kubernetes", schedule_id: scheduleA, days: 365 });
+    expect(search.json).toMatchObject({ count: 1, schedule_id: scheduleA });
+    const ben = await call("get_participation", { days: 3, user_id: "U0BEN" });
+    expect(ben.json.members).toEqual([expect.objectContaining({ user_id: "U0BEN", asked: 3, submitted: 2 })]);
+    for (const tool of [
+      "get_standups",
+      "get_today_standups",
+      "get_blockers",
+      "get_participation",
+      "get_mood_summary",
+    ]) {
+      const res = await call(tool, { schedule_id: scheduleB });
+      expect(res.isError, tool).toBe(true);
+      expect(res.text).toMatch(`schedule_id ${scheduleB} is not a standup of this workspace`);
+    }
+  });
+
   it("get_standups answers bad dates and too long a range with a tool error, not a crash", async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ from_date: "2026-02-30" }, /from_date 2026-02-30 is not a real date/],
@@ -194,9 +217,14 @@ describe("MCP tools over a real HTTP server", async () => {
     expect((await call("get_standups", { from_date: "2025-12-03", to_date: "2026-03-04" })).isError).toBeUndefined();
   });
 
-  it("get_today_standups returns today's submissions and participation", async () => {
+  it("get_today_standups returns today's submissions and the participation so far of the open run", async () => {
     const { json } = await call("get_today_standups");
-    expect(json).toMatchObject({ date: TODAY, count: 2, participation: { submitted: 2, total: 3, pct: 67 } });
+    // Today's run closes at midnight: Cat has not missed it yet, only the two answers so far count.
+    expect(json).toMatchObject({
+      date: TODAY,
+      count: 2,
+      participation: { submitted: 2, total: 2, pct: 100, open: true, awaiting: 1 },
+    });
     expect((json.standups as { user_id: string }[]).map((s) => s.user_id)).toEqual(["U0ANA", "U0BEN"]);
   });
 
@@ -213,11 +241,36 @@ describe("MCP tools over a real HTTP server", async () => {
 
   it("get_participation gives daily rows, the overall percentage and a per-member breakdown", async () => {
     const { json } = await call("get_participation", { days: 3 });
-    expect(json).toMatchObject({ from: "2026-03-02", to: TODAY, days: 3, overall_pct: 67 });
+    // Today's run is still open: its answers so far count, Cat is awaited, not missing.
+    expect(json).toMatchObject({ from: "2026-03-02", to: TODAY, days: 3, overall_pct: 75 });
     expect(json.daily).toEqual([
-      { date: "2026-03-02", submitted: 2, total: 3, pct: 67 },
-      { date: "2026-03-03", submitted: 2, total: 3, pct: 67 },
-      { date: TODAY, submitted: 2, total: 3, pct: 67 },
+      {
+        date: "2026-03-02",
+        submitted: 2,
+        total: 3,
+        pct: 67,
+        open: false,
+        awaiting: 0,
+        standups: [{ schedule_id: scheduleA, submitted: 2, total: 3, pct: 67, open: false, awaiting: 0 }],
+      },
+      {
+        date: "2026-03-03",
+        submitted: 2,
+        total: 3,
+        pct: 67,
+        open: false,
+        awaiting: 0,
+        standups: [{ schedule_id: scheduleA, submitted: 2, total: 3, pct: 67, open: false, awaiting: 0 }],
+      },
+      {
+        date: TODAY,
+        submitted: 2,
+        total: 2,
+        pct: 100,
+        open: true,
+        awaiting: 1,
+        standups: [{ schedule_id: scheduleA, submitted: 2, total: 2, pct: 100, open: true, awaiting: 1 }],
+      },
     ]);
     const ana = (json.members as { user_id: string }[]).find((m) => m.user_id === "U0ANA");
     expect(ana).toMatchObject({ asked: 3, submitted: 3, pct: 100, current_streak: 3, blockers: 0 });
@@ -256,11 +309,14 @@ describe("MCP tools over a real HTTP server", async () => {
       today: TODAY,
       total_members: 4, // the three people and the installer
       submitted_today: 2,
-      participation_7d_pct: 67,
+      participation_7d_pct: 75, // 6 answers of 8: today's open run counts its two answers so far
       active_blockers: 1,
       schedules: 2,
       active_schedules: 1,
     });
+    expect(json.standups).toEqual(
+      expect.arrayContaining([{ schedule_id: scheduleA, channel_id: "C0STANDUP", active: true }]),
+    );
     expect(json.mood_7d).toMatchObject({ trend: expect.stringMatching(/^(up|down|flat)$/) });
     expect((json.mood_7d as { overall_avg: number }).overall_avg).toBeCloseTo((5 + 2 + 4 + 3 + 4 + 1) / 6, 2);
   });

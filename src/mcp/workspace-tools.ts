@@ -8,7 +8,7 @@ import {
 } from "../features/insights/index.ts";
 import { listMemberViews } from "../features/members/index.ts";
 import { listScheduleRows } from "../features/schedules/index.ts";
-import { daysArg, defineTool, lastDays } from "./tool-kit.ts";
+import { daysArg, defineTool, echoFilters, lastDays, scheduleArg, toolFilters, userArg } from "./tool-kit.ts";
 
 const MOOD_SCALE = `Moods are scored ${Object.entries(MOOD_SCORE)
   .map(([mood, score]) => `${mood} = ${score}`)
@@ -22,17 +22,19 @@ export const getParticipation = defineTool({
   title: "Participation statistics",
   description:
     "How reliably members answer their standups. daily: one row per day that had a standup, with total (members " +
-    "asked), submitted (members who answered) and pct. overall_pct: answered / asked over the whole window. " +
-    "members: per member asked, submitted, pct, current_streak (standups answered in a row, newest first) and " +
-    "blockers (responses that reported one). Percentages are whole numbers 0 to 100.",
-  input: { days: daysArg(7, "Standups from this window count.") },
+    "asked), submitted (members who answered), pct, open and awaiting. overall_pct: answered / asked over the " +
+    "whole window. members: per member asked, submitted, pct, current_streak (standups answered in a row, newest " +
+    "first) and blockers (responses that reported one). Percentages are whole numbers 0 to 100. A standup still " +
+    "open is not a miss: until it closes only who answered so far counts (open: true; awaiting: members who may " +
+    "still answer), so it neither lowers pct nor breaks a streak.",
+  input: { days: daysArg(7, "Standups from this window count."), schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
-    const w = await lastDays(ctx, args.days);
+    const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);
     const [daily, members] = await Promise.all([
-      participationDaily(ctx.deps, ctx.teamId, w),
-      participationByMember(ctx.deps, ctx.teamId, w),
+      participationDaily(ctx.deps, ctx.teamId, w, f),
+      participationByMember(ctx.deps, ctx.teamId, w, f),
     ]);
-    return { ...w, overall_pct: overallPct(daily), daily, members };
+    return { ...w, ...echoFilters(args), overall_pct: overallPct(daily), daily, members };
   },
 });
 
@@ -55,7 +57,8 @@ export const getWorkspaceSummary = defineTool({
   description:
     "A one-call overview of the workspace's standups: team_name, today's date in the workspace timezone, " +
     "total_members (active), submitted_today, participation_7d_pct, active_blockers (members whose latest " +
-    "response of the last 7 days reports a blocker), schedules and active_schedules, and mood_7d (overall_avg on " +
+    "response of the last 7 days reports a blocker), schedules and active_schedules, standups (schedule_id, " +
+    "channel_id and active of each: the schedule_id other tools filter by), and mood_7d (overall_avg on " +
     `a 1 to 5 scale, 0 when nobody gave a mood, and trend). ${MOOD_SCALE} Start here, then drill down with the ` +
     "other tools.",
   input: {},
@@ -72,6 +75,7 @@ export const getWorkspaceSummary = defineTool({
       ...stats,
       schedules: schedules.length,
       active_schedules: schedules.filter((s) => s.active).length,
+      standups: schedules.map((s) => ({ schedule_id: s.id, channel_id: s.channelId, active: s.active })),
       mood_7d: { overall_avg: mood.overall_avg, trend: mood.trend },
     };
   },
@@ -84,13 +88,14 @@ export const getMoodSummary = defineTool({
     `How the team feels over time, from the mood members pick with their standup. ${MOOD_SCALE} daily: one row ` +
     "per day with answers, with avg_score and counts per mood emoji. overall_avg: the window's average (0 when " +
     `nobody gave a mood). responses_with_mood: how many answers the averages rest on. ${TREND}`,
-  input: { days: daysArg(14, "Moods from this window count.") },
+  input: { days: daysArg(14, "Moods from this window count."), schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
-    const w = await lastDays(ctx, args.days);
-    const mood = await moodSummary(ctx.deps, ctx.teamId, w);
+    const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);
+    const mood = await moodSummary(ctx.deps, ctx.teamId, w, f);
     const responsesWithMood = mood.daily.reduce((n, d) => n + Object.values(d.counts).reduce((m, k) => m + k, 0), 0);
     return {
       ...w,
+      ...echoFilters(args),
       overall_avg: mood.overall_avg,
       trend: mood.trend,
       responses_with_mood: responsesWithMood,

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
+import { errorBody, filterQuery, mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
@@ -9,6 +9,8 @@ import type { App } from "../../http/server.ts";
 import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { displayName } from "../schedules/index.ts";
 import { csvLine } from "./csv.ts";
+import type { Filters } from "./filters.repo.ts";
+import { resolveFilters } from "./insights.service.ts";
 import { labelAnswers } from "./responses.presenter.ts";
 
 /** The spec's columns, in its order; the standup and every question with its answer follow (csvHeader). */
@@ -64,13 +66,21 @@ function csvCells(r: ExportRow, pairs: number): unknown[] {
 }
 
 /** How many question/answer column pairs the export needs: the most any response in the window has. */
-export async function exportAnswerPairs(ex: Executor, teamId: string, from: string, to: string): Promise<number> {
+export async function exportAnswerPairs(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+  f: Filters = {},
+): Promise<number> {
   const [row] = await rows<{ n: number }>(
     ex,
     sql`select coalesce(max(greatest(jsonb_array_length(r.answers), coalesce(jsonb_array_length(run.questions), 0))), 0)::int as n
         from responses r
         left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
-        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}`,
+        where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
+          ${f.scheduleId ? sql`and r.schedule_id = ${f.scheduleId}` : sql``}
+          ${f.userId ? sql`and r.user_id = ${f.userId}` : sql``}`,
   );
   return row?.n ?? 0;
 }
@@ -79,7 +89,13 @@ export async function exportAnswerPairs(ex: Executor, teamId: string, from: stri
  * Rows in batches by keyset (standup_date, id): each batch is one short query, so memory stays flat for
  * any size and the embedded database's single connection is never held for the whole download.
  */
-export async function* exportRows(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<ExportRow[]> {
+export async function* exportRows(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+  f: Filters = {},
+): AsyncGenerator<ExportRow[]> {
   let after: { date: string; id: number } | undefined;
   for (;;) {
     const batch = await rows<ExportRow>(
@@ -94,6 +110,8 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
           left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
           left join schedules s on s.id = r.schedule_id and s.team_id = r.team_id
           where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
+            ${f.scheduleId ? sql`and r.schedule_id = ${f.scheduleId}` : sql``}
+            ${f.userId ? sql`and r.user_id = ${f.userId}` : sql``}
             ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id})` : sql``}
           order by r.standup_date, r.id
           limit ${BATCH}`,
@@ -106,10 +124,16 @@ export async function* exportRows(ex: Executor, teamId: string, from: string, to
   }
 }
 
-export async function* csvChunks(ex: Executor, teamId: string, from: string, to: string): AsyncGenerator<string> {
-  const pairs = await exportAnswerPairs(ex, teamId, from, to);
+export async function* csvChunks(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+  f: Filters = {},
+): AsyncGenerator<string> {
+  const pairs = await exportAnswerPairs(ex, teamId, from, to, f);
   yield csvLine(csvHeader(pairs));
-  for await (const batch of exportRows(ex, teamId, from, to)) {
+  for await (const batch of exportRows(ex, teamId, from, to, f)) {
     // Small chunks: one large string per batch stays in V8's large-object space until a full GC.
     for (let i = 0; i < batch.length; i += CHUNK_ROWS) {
       yield batch
@@ -125,8 +149,8 @@ export function exportRoutes(app: App, deps: Deps): void {
     "/dashboard/api/export/csv",
     {
       schema: {
-        summary: "Every answer in a window as CSV (without dates: the last 30 days)",
-        querystring: rangeQuery,
+        summary: "Every answer in a window as CSV (without dates: the last 30 days), of one standup or member",
+        querystring: rangeQuery.extend(filterQuery.shape),
         response: {
           200: {
             description:
@@ -136,19 +160,20 @@ export function exportRoutes(app: App, deps: Deps): void {
           },
           ...sessionErrors,
           400: mutationErrors[400],
+          404: errorBody.describe("schedule_id is not a standup of this workspace"),
         },
       },
     },
     async (req, reply) => {
       const { teamId } = requireSession(req);
-      const today = await workspaceToday(deps, teamId);
+      const [today, f] = await Promise.all([workspaceToday(deps, teamId), resolveFilters(deps, teamId, req.query)]);
       // Without dates the export covers the last 30 days; an explicit range may be any length.
       const w = resolveWindow(req.query, today, { defaultDays: 30, maxSpan: 100 * 366 });
       reply
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
         .header("cache-control", "no-store");
-      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to), { objectMode: false });
+      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to, f), { objectMode: false });
       // A stream is sent as it is (no serialiser runs); the schema documents the text it carries.
       return reply.send(csv as unknown as string);
     },

@@ -2,20 +2,19 @@
 export { csvCell, csvLine } from "./csv.ts";
 export { CSV_COLUMNS, csvChunks, exportRoutes, exportRows } from "./export.routes.ts";
 // The raw queries, for the benchmarks that time each statement on its own.
+export type { Filters } from "./filters.repo.ts";
 export {
   blockersByDay,
-  memberParticipation,
   moodCounts,
-  type ParticipationRow,
-  participationByDay,
+  type PageKey,
+  responseTotals,
   type StandupRow,
   standupsBetween,
-  statsFor,
 } from "./insights.repo.ts";
 export { insightRoutes } from "./insights.routes.ts";
 export {
+  type FilterQuery,
   getAnalytics,
-  getReports,
   getStats,
   listActiveBlockers,
   listStandups,
@@ -25,8 +24,17 @@ export {
   overallPct,
   participationByMember,
   participationDaily,
+  resolveFilters,
   searchAnswers,
   type WindowQuery,
   windowFor,
 } from "./insights.service.ts";
+export {
+  memberParticipation,
+  type ParticipationRow,
+  participationByDay,
+  type StandupParticipation,
+  statsFor,
+} from "./participation.repo.ts";
+export { decodeCursor, encodeCursor, getReports, getToday, type ReportsQuery } from "./reports.service.ts";
 export { labelAnswers, presentResponse, type ResponseRecord } from "./responses.presenter.ts";

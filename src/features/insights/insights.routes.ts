@@ -1,24 +1,55 @@
-import { analytics, mutationErrors, reports, sessionErrors, stats, windowQuery } from "../../contract/index.ts";
+import {
+  analytics,
+  errorBody,
+  filterQuery,
+  mutationErrors,
+  reports,
+  reportsQuery,
+  sessionErrors,
+  stats,
+  today,
+  windowQuery,
+} from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
-import { getAnalytics, getReports, getStats } from "./insights.service.ts";
+import { getAnalytics, getStats } from "./insights.service.ts";
+import { getReports, getToday } from "./reports.service.ts";
 
-const badWindow = { 400: mutationErrors[400] };
+const badQuery = { 400: mutationErrors[400] };
+const noSchedule = { 404: errorBody.describe("schedule_id is not a standup of this workspace") };
 
 export function insightRoutes(app: App, deps: Deps): void {
   app.get(
     "/dashboard/api/stats",
-    { schema: { summary: "Today's numbers for the workspace", response: { 200: stats, ...sessionErrors } } },
-    async (req) => getStats(deps, requireSession(req).teamId),
+    {
+      schema: {
+        summary: "Today's numbers for the workspace, one standup or one member",
+        querystring: filterQuery,
+        response: { 200: stats, ...sessionErrors, ...badQuery, ...noSchedule },
+      },
+    },
+    async (req) => getStats(deps, requireSession(req).teamId, req.query),
+  );
+  app.get(
+    "/dashboard/api/today",
+    {
+      schema: {
+        summary: "Today by standup: answers so far and who has not answered yet",
+        response: { 200: today, ...sessionErrors },
+      },
+    },
+    async (req) => getToday(deps, requireSession(req).teamId),
   );
   app.get(
     "/dashboard/api/reports",
     {
       schema: {
-        summary: "Standup answers and daily participation in a window",
-        querystring: windowQuery,
-        response: { 200: reports, ...sessionErrors, ...badWindow },
+        summary: "A page of standup answers, with the whole window's summary and daily participation",
+        description:
+          "Pages by keyset: pass next_cursor as cursor until it is null. Pages stay stable while answers come in.",
+        querystring: reportsQuery,
+        response: { 200: reports, ...sessionErrors, ...badQuery, ...noSchedule },
       },
     },
     async (req) => getReports(deps, requireSession(req).teamId, req.query),
@@ -28,8 +59,8 @@ export function insightRoutes(app: App, deps: Deps): void {
     {
       schema: {
         summary: "Mood trend, participation per day and per member, blockers per day",
-        querystring: windowQuery,
-        response: { 200: analytics, ...sessionErrors, ...badWindow },
+        querystring: windowQuery.extend(filterQuery.shape),
+        response: { 200: analytics, ...sessionErrors, ...badQuery, ...noSchedule },
       },
     },
     async (req) => getAnalytics(deps, requireSession(req).teamId, req.query),

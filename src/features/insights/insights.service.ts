@@ -1,24 +1,30 @@
 import type { StandupResponse } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
+import { notFound } from "../../http/errors.ts";
 import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
 import { MOODS } from "../standups/index.ts";
-import {
-  activeBlockers,
-  blockersByDay,
-  memberParticipation,
-  moodCounts,
-  type ParticipationRow,
-  participationByDay,
-  searchResponses,
-  standupsBetween,
-  statsFor,
-} from "./insights.repo.ts";
+import type { Filters } from "./filters.repo.ts";
+import { activeBlockers, blockersByDay, moodCounts, searchResponses, standupsBetween } from "./insights.repo.ts";
+import { memberParticipation, type ParticipationRow, participationByDay, statsFor } from "./participation.repo.ts";
 import { presentResponse } from "./responses.presenter.ts";
+import { scheduleInTeam } from "./today.repo.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;
 type ReadDeps = Pick<Deps, "db">;
 type Span = { from: string; to: string };
 export type WindowQuery = { days?: unknown; from?: unknown; to?: unknown };
+export type FilterQuery = { schedule_id?: string | undefined; user_id?: string | undefined };
+
+/**
+ * The standup and member filters of every view. A standup of another workspace (or none) is a 404, so
+ * existence does not leak; an unknown member simply has no answers.
+ */
+export async function resolveFilters(deps: ReadDeps, teamId: string, query: FilterQuery): Promise<Filters> {
+  if (query.schedule_id && !(await scheduleInTeam(deps.db, teamId, query.schedule_id))) {
+    throw notFound("Schedule not found");
+  }
+  return { scheduleId: query.schedule_id, userId: query.user_id };
+}
 
 /** Mood scored 5 (😀) to 1 (😫). */
 export const MOOD_SCORE: Record<string, number> = Object.fromEntries(MOODS.map((m, i) => [m, 5 - i]));
@@ -29,9 +35,9 @@ export function overallPct(rows: Pick<ParticipationRow, "submitted" | "total">[]
   return total === 0 ? 0 : Math.round((100 * submitted) / total);
 }
 
-export async function getStats(deps: InsightDeps, teamId: string) {
-  const today = await workspaceToday(deps, teamId);
-  const s = await statsFor(deps.db, teamId, today, shiftDate(today, -6));
+export async function getStats(deps: InsightDeps, teamId: string, query: FilterQuery = {}) {
+  const [today, f] = await Promise.all([workspaceToday(deps, teamId), resolveFilters(deps, teamId, query)]);
+  const s = await statsFor(deps.db, teamId, today, shiftDate(today, -6), f, deps.clock.now());
   return {
     total_members: s.total_members,
     submitted_today: s.submitted_today,
@@ -49,15 +55,6 @@ export async function windowFor(
   return resolveWindow(query, await workspaceToday(deps, teamId), { defaultDays });
 }
 
-export async function getReports(deps: InsightDeps, teamId: string, query: WindowQuery) {
-  const w = await windowFor(deps, teamId, query);
-  const [standups, participation] = await Promise.all([
-    standupsBetween(deps.db, teamId, w.from, w.to),
-    participationByDay(deps.db, teamId, w.from, w.to),
-  ]);
-  return { standups: standups.map(presentResponse), participation, total_days: w.totalDays, from: w.from, to: w.to };
-}
-
 /** Second half of the window against the first: a change of more than 0.2 points is a trend. */
 export function moodTrend(daily: { avg_score: number }[]): "up" | "down" | "flat" {
   if (daily.length < 2) return "flat";
@@ -67,8 +64,8 @@ export function moodTrend(daily: { avg_score: number }[]): "up" | "down" | "flat
   return delta > 0.2 ? "up" : delta < -0.2 ? "down" : "flat";
 }
 
-export async function moodSummary(deps: InsightDeps, teamId: string, w: { from: string; to: string }) {
-  const counts = await moodCounts(deps.db, teamId, w.from, w.to);
+export async function moodSummary(deps: ReadDeps, teamId: string, w: Span, f: Filters = {}) {
+  const counts = await moodCounts(deps.db, teamId, w.from, w.to, f);
   const byDate = new Map<string, Record<string, number>>();
   for (const c of counts) {
     const day = byDate.get(c.date) ?? {};
@@ -93,13 +90,14 @@ export async function moodSummary(deps: InsightDeps, teamId: string, w: { from: 
   return { daily, overall_avg: n === 0 ? 0 : Math.round((sum / n) * 100) / 100, trend: moodTrend(daily) };
 }
 
-export async function getAnalytics(deps: InsightDeps, teamId: string, query: WindowQuery) {
-  const w = await windowFor(deps, teamId, query);
+export async function getAnalytics(deps: InsightDeps, teamId: string, query: WindowQuery & FilterQuery) {
+  const [w, f] = await Promise.all([windowFor(deps, teamId, query), resolveFilters(deps, teamId, query)]);
+  const now = deps.clock.now();
   const [mood, participation, members, blockerDays] = await Promise.all([
-    moodSummary(deps, teamId, w),
-    participationByDay(deps.db, teamId, w.from, w.to),
-    memberParticipation(deps.db, teamId, w.from, w.to),
-    blockersByDay(deps.db, teamId, w.from, w.to),
+    moodSummary(deps, teamId, w, f),
+    participationByDay(deps.db, teamId, w.from, w.to, f, now),
+    memberParticipation(deps.db, teamId, w.from, w.to, f, now),
+    blockersByDay(deps.db, teamId, w.from, w.to, f),
   ]);
   return {
     days: w.totalDays,
@@ -119,28 +117,40 @@ export async function listStandups(
   deps: ReadDeps,
   teamId: string,
   w: Span,
-  opts: { userId?: string; limit?: number } = {},
+  opts: Filters & { limit?: number } = {},
 ): Promise<StandupResponse[]> {
   return (await standupsBetween(deps.db, teamId, w.from, w.to, opts)).map(presentResponse);
 }
 
-/** One row per day that had a run: members asked, how many answered, and the percentage. */
-export function participationDaily(deps: ReadDeps, teamId: string, w: Span): Promise<ParticipationRow[]> {
-  return participationByDay(deps.db, teamId, w.from, w.to);
+/** One row per day that had a run: members asked, how many answered, the percentage, and whether still open. */
+export function participationDaily(
+  deps: InsightDeps,
+  teamId: string,
+  w: Span,
+  f: Filters = {},
+): Promise<ParticipationRow[]> {
+  return participationByDay(deps.db, teamId, w.from, w.to, f, deps.clock.now());
 }
 
 /** Per member: runs asked and answered, the current streak and blockers reported. */
-export function participationByMember(deps: ReadDeps, teamId: string, w: Span) {
-  return memberParticipation(deps.db, teamId, w.from, w.to);
+export function participationByMember(deps: InsightDeps, teamId: string, w: Span, f: Filters = {}) {
+  return memberParticipation(deps.db, teamId, w.from, w.to, f, deps.clock.now());
 }
 
 /** Members whose latest response in the window reports a blocker. */
-export function listActiveBlockers(deps: ReadDeps, teamId: string, w: Span) {
-  return activeBlockers(deps.db, teamId, w.from, w.to);
+export function listActiveBlockers(deps: ReadDeps, teamId: string, w: Span, f: Filters = {}) {
+  return activeBlockers(deps.db, teamId, w.from, w.to, f);
 }
 
 /** Full-text search over every answer, best matches first: the response, its rank and a highlighted snippet. */
-export async function searchAnswers(deps: ReadDeps, teamId: string, query: string, w: Span, limit: number) {
-  const found = await searchResponses(deps.db, teamId, query, w.from, w.to, limit);
+export async function searchAnswers(
+  deps: ReadDeps,
+  teamId: string,
+  query: string,
+  w: Span,
+  limit: number,
+  f: Filters = {},
+) {
+  const found = await searchResponses(deps.db, teamId, query, w.from, w.to, limit, f);
   return found.map((r) => ({ ...presentResponse(r), rank: r.rank, snippet: r.snippet }));
 }

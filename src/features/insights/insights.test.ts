@@ -59,9 +59,35 @@ describe("stats, reports and analytics", async () => {
     const body = res.json();
     expect(body.total_days).toBe(7);
     expect(body.participation).toEqual([
-      { date: "2026-03-02", submitted: 2, total: 3, pct: 67 },
-      { date: "2026-03-03", submitted: 3, total: 3, pct: 100 },
+      {
+        date: "2026-03-02",
+        submitted: 2,
+        total: 3,
+        pct: 67,
+        open: false,
+        awaiting: 0,
+        standups: [{ schedule_id: expect.any(String), submitted: 2, total: 3, pct: 67, open: false, awaiting: 0 }],
+      },
+      {
+        date: "2026-03-03",
+        submitted: 3,
+        total: 3,
+        pct: 100,
+        open: false,
+        awaiting: 0,
+        standups: [{ schedule_id: expect.any(String), submitted: 3, total: 3, pct: 100, open: false, awaiting: 0 }],
+      },
     ]);
+    expect(body.summary).toEqual({
+      responses: 5,
+      members_answered: 3,
+      asked: 6,
+      answered: 5,
+      pct: 83,
+      awaiting: 0,
+      active_blockers: 1,
+    });
+    expect(body.next_cursor).toBeNull();
     expect(body.standups).toHaveLength(5);
     expect(body.standups[0]).toMatchObject({
       user_id: expect.any(String),
@@ -84,7 +110,17 @@ describe("stats, reports and analytics", async () => {
     ]);
     const range = (await get("T0NZ", "/dashboard/api/reports?from=2026-03-02&to=2026-03-02")).json();
     expect(range.total_days).toBe(1);
-    expect(range.participation).toEqual([{ date: "2026-03-02", submitted: 2, total: 3, pct: 67 }]);
+    expect(range.participation).toEqual([
+      {
+        date: "2026-03-02",
+        submitted: 2,
+        total: 3,
+        pct: 67,
+        open: false,
+        awaiting: 0,
+        standups: [{ schedule_id: expect.any(String), submitted: 2, total: 3, pct: 67, open: false, awaiting: 0 }],
+      },
+    ]);
     const year = (await get("T0NZ", "/dashboard/api/reports?from=2025-03-03&to=2026-03-03")).json();
     expect(year.total_days).toBe(366);
   });

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api, query } from "./api.ts";
 import type {
   Analytics,
@@ -11,15 +11,20 @@ import type {
   Schedule,
   Stats,
   Template,
+  Today,
 } from "./types.ts";
 
 /** A range of days as the server takes it: two dates, or the last N days in the workspace's timezone. */
-export type ReportsParams = { from: string; to: string } | { days: number };
+export type RangeParams = { from: string; to: string } | { days: number };
+/** One standup, one member, a full-text search: absent means all. */
+export type ReportFilters = { schedule_id?: string | undefined; user_id?: string | undefined; q?: string | undefined };
+export type ReportsParams = RangeParams & ReportFilters;
 
 /** Every cache key in one place, so a mutation names exactly what it makes stale. */
 export const keys = {
   me: () => ["me"] as const,
   stats: () => ["stats"] as const,
+  today: () => ["today"] as const,
   standups: () => ["standups"] as const,
   reports: (params: ReportsParams) => ["reports", params] as const,
   analytics: (days: number) => ["analytics", days] as const,
@@ -48,11 +53,21 @@ export function useStandups() {
   return useQuery({ queryKey: keys.standups(), queryFn: get<Schedule[]>("/standups") });
 }
 
-/** While another range loads, the previous range stays on screen (`isPlaceholderData`). */
-export function useReports(params: ReportsParams) {
-  return useQuery({
+/** Today by standup; answers keep coming in, so it refreshes every minute while the overview is open. */
+export function useToday() {
+  return useQuery({ queryKey: keys.today(), queryFn: get<Today>("/today"), refetchInterval: 60_000 });
+}
+
+/**
+ * The reports of a range, page by page ("Load more" fetches the next cursor); each page carries the whole
+ * window's summary and participation. While other filters load, the previous ones stay on screen.
+ */
+export function useReportPages(params: ReportsParams) {
+  return useInfiniteQuery({
     queryKey: keys.reports(params),
-    queryFn: get<Reports>(`/reports${query(params)}`),
+    queryFn: ({ pageParam, signal }) => api.get<Reports>(`/reports${query({ ...params, cursor: pageParam })}`, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
     placeholderData: keepPreviousData,
   });
 }

@@ -1,81 +1,104 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
-import { AnswerCard, hasBlocker } from "../components/answer.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
-import { API_BASE, query } from "../lib/api.ts";
+import { API_BASE, errorMessage, query } from "../lib/api.ts";
 import { formatLongDay, isIsoDate, plural } from "../lib/format.ts";
-import { useReports } from "../lib/queries.ts";
+import { type ReportFilters, useMembers, useReportPages, useStandups } from "../lib/queries.ts";
 import { navigate } from "../lib/router.tsx";
-import type { ParticipationRow, Reports, StandupResponse } from "../lib/types.ts";
+import { useStandupLabel } from "../lib/standup-label.ts";
+import type { Reports } from "../lib/types.ts";
+import { groupByDay, ReportDay } from "./report-days.tsx";
 
 const QUICK_RANGES = [7, 14, 30];
 
-interface DayGroup {
-  date: string;
-  members: { userId: string; name: string; responses: { key: number; response: StandupResponse }[] }[];
-  blockers: number;
-  participation: ParticipationRow | undefined;
+/** The page's state lives in its address, so a filtered view can be bookmarked and shared. */
+function readSearch(search: URLSearchParams) {
+  const from = search.get("from") ?? "";
+  const to = search.get("to") ?? "";
+  const filters: ReportFilters = {
+    schedule_id: search.get("standup") || undefined,
+    user_id: search.get("member") || undefined,
+    q: search.get("q") || undefined,
+  };
+  const hasRange = isIsoDate(from) && isIsoDate(to);
+  return { from, to, days: Number(search.get("days") || 7), hasRange, filters };
 }
 
-/** Newest day first; inside a day, members by name; a member's several answers (several standups) together. */
-function groupByDay(reports: Reports): DayGroup[] {
-  type Keyed = { key: number; response: StandupResponse };
-  const days = new Map<string, Map<string, Keyed[]>>();
-  for (const [key, response] of reports.standups.entries()) {
-    const day = days.get(response.standup_date) ?? new Map<string, Keyed[]>();
-    day.set(response.user_id, [...(day.get(response.user_id) ?? []), { key, response }]);
-    days.set(response.standup_date, day);
-  }
-  for (const p of reports.participation) if (!days.has(p.date)) days.set(p.date, new Map());
-  return [...days.entries()]
-    .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
-    .map(([date, members]) => ({
-      date,
-      members: [...members.entries()]
-        .map(([userId, responses]) => ({ userId, name: responses[0]?.response.real_name || userId, responses }))
-        .sort((a, b) => a.name.localeCompare(b.name)),
-      blockers: [...members.values()].flat().filter((k) => hasBlocker(k.response)).length,
-      participation: reports.participation.find((p) => p.date === date),
-    }));
+function reportsPath(range: { from?: string; to?: string; days?: number }, filters: ReportFilters): string {
+  return `/reports${query({ ...range, standup: filters.schedule_id, member: filters.user_id, q: filters.q })}`;
+}
+
+function Summary({ data, loaded, updating }: { data: Reports; loaded: number; updating: boolean }) {
+  const s = data.summary;
+  return (
+    <p className="summary" aria-live="polite">
+      {formatLongDay(data.from)} to {formatLongDay(data.to)}: {plural(s.responses, "answer")} from{" "}
+      {plural(s.members_answered, "member")}
+      {s.asked > 0 ? ` · ${s.pct}% participation (${s.answered} of ${s.asked} asked)` : ""}
+      {s.awaiting > 0 ? `, ${s.awaiting} can still answer` : ""}
+      {" · "}
+      {plural(s.active_blockers, "active blocker")}.
+      {loaded < s.responses ? <span className="muted"> Showing {loaded}.</span> : null}
+      {updating ? <span className="muted"> Updating…</span> : null}
+    </p>
+  );
 }
 
 export function ReportsPage({ search }: { search: URLSearchParams }) {
-  const fromParam = search.get("from") ?? "";
-  const toParam = search.get("to") ?? "";
-  const days = Number(search.get("days") || 7);
-  const hasRange = isIsoDate(fromParam) && isIsoDate(toParam);
-  const reports = useReports(hasRange ? { from: fromParam, to: toParam } : { days });
-  // While another range loads, the previous one stays on screen; the dates it shows are not the chosen range's.
-  const current = reports.isPlaceholderData ? undefined : reports.data;
+  const { from: fromParam, to: toParam, days, hasRange, filters } = readSearch(search);
+  const range = hasRange ? { from: fromParam, to: toParam } : { days };
+  const reports = useReportPages({ ...range, ...filters });
+  const pages = reports.data?.pages;
+  const first = pages?.[0];
+  // While other filters load, the previous ones stay on screen; the dates they show are not the chosen range's.
+  const current = reports.isPlaceholderData ? undefined : first;
+  const standups = useStandups();
+  const members = useMembers();
+  const label = useStandupLabel();
 
   const [from, setFrom] = useState(fromParam);
   const [to, setTo] = useState(toParam);
+  const [text, setText] = useState(filters.q ?? "");
   const [formError, setFormError] = useState<string | undefined>();
   // The server resolves "last N days" in the workspace's timezone: show the dates it chose.
   useEffect(() => {
     if (current?.from) setFrom(current.from);
     if (current?.to) setTo(current.to);
   }, [current?.from, current?.to]);
+  useEffect(() => setText(filters.q ?? ""), [filters.q]);
 
-  const groups = useMemo(() => (reports.data ? groupByDay(reports.data) : []), [reports.data]);
-  const totalBlockers = groups.reduce((n, g) => n + g.blockers, 0);
+  const loaded = useMemo(() => pages?.flatMap((p) => p.standups) ?? [], [pages]);
+  const groups = useMemo(
+    () =>
+      first
+        ? groupByDay(loaded, first.participation, {
+            complete: !reports.hasNextPage,
+            searching: Boolean(filters.q),
+            label,
+          })
+        : [],
+    [loaded, first, reports.hasNextPage, filters.q, label],
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!isIsoDate(from) || !isIsoDate(to)) return setFormError("Enter both dates.");
     if (from > to) return setFormError("The start date must not be after the end date.");
     setFormError(undefined);
-    navigate(`/reports${query({ from, to })}`);
+    navigate(reportsPath({ from, to }, { ...filters, q: text.trim() || undefined }));
   };
+  const setFilter = (patch: ReportFilters) => navigate(reportsPath(range, { ...filters, ...patch }));
 
-  const csvHref =
-    current?.from && current.to
-      ? `${API_BASE}/export/csv${query({ from: current.from, to: current.to })}`
-      : `${API_BASE}/export/csv${query({ from: hasRange ? fromParam : undefined, to: hasRange ? toParam : undefined })}`;
+  const csvHref = `${API_BASE}/export/csv${query({
+    from: current?.from ?? (hasRange ? fromParam : undefined),
+    to: current?.to ?? (hasRange ? toParam : undefined),
+    schedule_id: filters.schedule_id,
+    user_id: filters.user_id,
+  })}`;
 
   return (
     <>
-      <PageHeader title="Reports" lead="Every answer in a date range, by day and member. Active blockers are marked.">
+      <PageHeader title="Reports" lead="Every answer in a date range, by day and standup. Active blockers are marked.">
         <a className="button" href={csvHref} download>
           Download CSV
         </a>
@@ -104,9 +127,59 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             onChange={(e) => setTo(e.target.value)}
           />
         </div>
+        <div className="field field-grow">
+          <label htmlFor="q">Search answers</label>
+          <input
+            id="q"
+            type="search"
+            className="input"
+            value={text}
+            placeholder='e.g. deploy, "code review"'
+            maxLength={200}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </div>
         <button type="submit" className="button button-primary">
           Show
         </button>
+        <div className="field">
+          <label htmlFor="standup-filter">Standup</label>
+          <select
+            id="standup-filter"
+            className="input"
+            value={filters.schedule_id ?? ""}
+            onChange={(e) => setFilter({ schedule_id: e.target.value || undefined })}
+          >
+            <option value="">All standups</option>
+            {filters.schedule_id && !standups.data?.some((s) => s.id === filters.schedule_id) ? (
+              <option value={filters.schedule_id}>{label(filters.schedule_id)}</option>
+            ) : null}
+            {(standups.data ?? []).map((s) => (
+              <option key={s.id} value={s.id}>
+                {label(s.id)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="member-filter">Member</label>
+          <select
+            id="member-filter"
+            className="input"
+            value={filters.user_id ?? ""}
+            onChange={(e) => setFilter({ user_id: e.target.value || undefined })}
+          >
+            <option value="">Everyone</option>
+            {(members.data ?? [])
+              .slice()
+              .sort((a, b) => (a.real_name || a.user_id).localeCompare(b.real_name || b.user_id))
+              .map((m) => (
+                <option key={m.user_id} value={m.user_id}>
+                  {m.real_name || m.user_id}
+                </option>
+              ))}
+          </select>
+        </div>
         <fieldset className="quick-ranges">
           <legend className="sr-only">Quick ranges</legend>
           {QUICK_RANGES.map((n) => (
@@ -115,7 +188,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
               type="button"
               className="button button-small"
               aria-pressed={!hasRange && days === n}
-              onClick={() => navigate(`/reports?days=${n}`)}
+              onClick={() => navigate(reportsPath({ days: n }, filters))}
             >
               Last {n} days
             </button>
@@ -125,52 +198,42 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
       </form>
 
       <QueryView query={reports} loading="Loading answers…">
-        {(data) => (
-          <>
-            <p className="summary" aria-live="polite">
-              {data.from && data.to ? (
-                <>
-                  {formatLongDay(data.from)} to {formatLongDay(data.to)}:{" "}
-                </>
+        {(data) => {
+          const page = data.pages[0];
+          if (!page) return null;
+          return (
+            <>
+              <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} />
+              {groups.length === 0 ? (
+                <Empty title={filters.q ? "No answers match" : "No answers in this range"}>
+                  <p>
+                    {filters.q
+                      ? "Try other words, or a wider range."
+                      : "Pick a wider range or other filters, or check that a standup is active on the Standups page."}
+                  </p>
+                </Empty>
+              ) : (
+                groups.map((g) => <ReportDay key={g.date} day={g} label={label} />)
+              )}
+              {reports.hasNextPage ? (
+                <div className="load-more">
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={reports.isFetchingNextPage}
+                    onClick={() => void reports.fetchNextPage()}
+                  >
+                    {reports.isFetchingNextPage ? "Loading…" : "Load more answers"}
+                  </button>
+                  <span className="muted">
+                    {loaded.length} of {page.summary.responses}
+                  </span>
+                </div>
               ) : null}
-              {plural(data.standups.length, "answer")}, {plural(totalBlockers, "blocker")}.
-              {reports.isPlaceholderData ? <span className="muted"> Updating…</span> : null}
-            </p>
-            {groups.length === 0 ? (
-              <Empty title="No answers in this range">
-                <p>Pick a wider range, or check that a standup is active on the Standups page.</p>
-              </Empty>
-            ) : (
-              groups.map((g) => (
-                <section key={g.date} className="day" aria-labelledby={`day-${g.date}`}>
-                  <header className="day-head">
-                    <h2 id={`day-${g.date}`}>{formatLongDay(g.date)}</h2>
-                    <span className="muted">
-                      {g.participation
-                        ? `${g.participation.submitted} of ${g.participation.total} answered (${g.participation.pct}%)`
-                        : plural(g.members.length, "member")}
-                      {g.blockers ? (
-                        <>
-                          {" · "}
-                          <span className="text-warning">{plural(g.blockers, "blocker")}</span>
-                        </>
-                      ) : null}
-                    </span>
-                  </header>
-                  {g.members.length === 0 ? (
-                    <p className="muted">Nobody answered.</p>
-                  ) : (
-                    <div className="answers">
-                      {g.members.flatMap((m) =>
-                        m.responses.map((r) => <AnswerCard key={r.key} response={r.response} />),
-                      )}
-                    </div>
-                  )}
-                </section>
-              ))
-            )}
-          </>
-        )}
+              {reports.isFetchNextPageError ? <FormError error={errorMessage(reports.error)} /> : null}
+            </>
+          );
+        }}
       </QueryView>
     </>
   );

@@ -1,0 +1,98 @@
+import { REPORTS_PAGE_DEFAULT, type StandupResponse } from "../../contract/index.ts";
+import type { Deps } from "../../deps.ts";
+import { badRequest } from "../../http/errors.ts";
+import { isRealDate, shiftDate, workspaceToday } from "../calendar/index.ts";
+import { displayName } from "../schedules/index.ts";
+import { type PageKey, responseTotals, type StandupRow, standupsBetween } from "./insights.repo.ts";
+import { type FilterQuery, overallPct, resolveFilters, type WindowQuery, windowFor } from "./insights.service.ts";
+import { participationByDay } from "./participation.repo.ts";
+import { presentResponse } from "./responses.presenter.ts";
+import { todayRuns } from "./today.repo.ts";
+
+type InsightDeps = Pick<Deps, "db" | "clock">;
+
+export type ReportsQuery = WindowQuery &
+  FilterQuery & { q?: string | undefined; limit?: number | undefined; cursor?: string | undefined };
+
+const KEY = /^(\d{4}-\d{2}-\d{2})\|(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([1-9]\d{0,17})$/;
+const BAD_CURSOR = "cursor is not valid: pass the next_cursor of the previous page as it is";
+
+/** A cursor is the last row's position, base64url: opaque to clients, no state on the server. */
+export function encodeCursor(pageKey: string): string {
+  return Buffer.from(pageKey, "utf8").toString("base64url");
+}
+
+export function decodeCursor(cursor: string): PageKey {
+  const m = KEY.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!m || !isRealDate(m[1]!) || Number.isNaN(Date.parse(m[2]!))) throw badRequest(BAD_CURSOR);
+  return { date: m[1]!, at: m[2]!, id: m[3]! };
+}
+
+/**
+ * A page of answers (keyset: stable while answers keep coming in) with the whole window's summary and daily
+ * participation, each one SQL statement. The standup and member filters apply to everything; `q` to the answers.
+ */
+export async function getReports(deps: InsightDeps, teamId: string, query: ReportsQuery) {
+  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const limit = query.limit ?? REPORTS_PAGE_DEFAULT;
+  const [w, f] = await Promise.all([windowFor(deps, teamId, query), resolveFilters(deps, teamId, query)]);
+  const [page, participation, totals] = await Promise.all([
+    standupsBetween(deps.db, teamId, w.from, w.to, { ...f, q: query.q, after, limit: limit + 1 }),
+    participationByDay(deps.db, teamId, w.from, w.to, f, deps.clock.now()),
+    responseTotals(deps.db, teamId, w.from, w.to, { ...f, q: query.q }),
+  ]);
+  const more = page.length > limit;
+  const rows = more ? page.slice(0, limit) : page;
+  const asked = participation.reduce((n, d) => n + d.total, 0);
+  const answered = participation.reduce((n, d) => n + d.submitted, 0);
+  return {
+    standups: rows.map(presentResponse),
+    next_cursor: more ? encodeCursor(rows[rows.length - 1]!.page_key) : null,
+    summary: {
+      responses: totals.responses,
+      members_answered: totals.members_answered,
+      asked,
+      answered,
+      pct: overallPct(participation),
+      awaiting: participation.reduce((n, d) => n + d.awaiting, 0),
+      active_blockers: totals.active_blockers,
+    },
+    participation,
+    total_days: w.totalDays,
+    from: w.from,
+    to: w.to,
+  };
+}
+
+/** Today by standup: each run dated today or still open, its answers so far, and who has not answered. */
+export async function getToday(deps: InsightDeps, teamId: string) {
+  const date = await workspaceToday(deps, teamId);
+  const runs = await todayRuns(deps.db, teamId, date, deps.clock.now());
+  if (runs.length === 0) return { date, standups: [] };
+  // Answers carry their run's date; a day either side covers members whose own calendar differs.
+  const dates = runs.map((r) => r.date).sort();
+  const answers = await standupsBetween(deps.db, teamId, shiftDate(dates[0]!, -1), shiftDate(dates.at(-1)!, 1), {
+    runIds: runs.map((r) => r.run_id),
+  });
+  // A run is (standup, date); an answer dated otherwise (a member's own calendar) joins its standup's run.
+  const byRun = new Map<string, StandupResponse[]>();
+  const runOf = (a: StandupRow) =>
+    runs.find((r) => r.schedule_id === a.schedule_id && r.date === a.standup_date) ??
+    runs.find((r) => r.schedule_id === a.schedule_id);
+  for (const a of answers) {
+    const run = runOf(a);
+    if (!run) continue;
+    const list = byRun.get(run.run_id) ?? [];
+    list.push(presentResponse(a));
+    byRun.set(run.run_id, list);
+  }
+  return {
+    date,
+    standups: runs.map(({ run_id, ...run }) => ({
+      ...run,
+      standup_name: displayName({ name: run.standup_name, channelId: run.channel_id }),
+      // The order they came in.
+      responses: (byRun.get(run_id) ?? []).sort((x, y) => x.submitted_at.localeCompare(y.submitted_at)),
+    })),
+  };
+}

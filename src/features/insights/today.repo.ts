@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../../db/client.ts";
+
+/** The SQL of the overview's "today by standup" and of the standup filter's check. */
+
+export interface TodayRunRow {
+  run_id: string;
+  schedule_id: string;
+  standup_name: string;
+  channel_id: string;
+  date: string;
+  open: boolean;
+  closes_at: string;
+  asked: number;
+  answered: number;
+  not_answered: { user_id: string; real_name: string; status: "waiting" | "skipped" | "missed" | "not_asked_yet" }[];
+}
+
+/**
+ * Runs dated `today` and runs still open (a standup in a zone ahead of the workspace's is already on its
+ * next date), one row each with its counts and everyone without an answer, by name.
+ */
+export function todayRuns(ex: Executor, teamId: string, today: string, now: Date): Promise<TodayRunRow[]> {
+  const at = now.toISOString();
+  return rows<TodayRunRow>(
+    ex,
+    sql`select run.id::text as run_id, run.schedule_id, coalesce(s.name, '') as standup_name,
+               coalesce(s.channel_id, run.channel_id) as channel_id,
+               run.local_date::text as date, run.status = 'open' and run.closes_at > ${at} as open,
+               to_char(run.closes_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as closes_at,
+               (count(p.user_id) filter (where p.status <> 'pending'))::int as asked,
+               count(resp.id)::int as answered,
+               coalesce(
+                 json_agg(json_build_object(
+                   'user_id', p.user_id,
+                   'real_name', coalesce(nullif(m.real_name, ''), p.user_id),
+                   'status', case
+                     when p.status = 'pending' then 'not_asked_yet'
+                     when p.status = 'skipped' then 'skipped'
+                     when run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${at} then 'waiting'
+                     else 'missed' end)
+                   order by coalesce(nullif(m.real_name, ''), p.user_id), p.user_id)
+                 filter (where p.user_id is not null and resp.id is null),
+                 '[]') as not_answered
+        from standup_runs run
+        left join schedules s on s.id = run.schedule_id and s.team_id = run.team_id
+        left join run_participants p on p.run_id = run.id
+        left join members m on m.team_id = run.team_id and m.user_id = p.user_id
+        left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id and resp.team_id = run.team_id
+        where run.team_id = ${teamId} and run.status <> 'skipped' and (run.local_date = ${today} or run.status = 'open')
+        group by run.id, s.name, s.channel_id
+        order by run.local_date desc, standup_name, channel_id, run.id`,
+  );
+}
+
+/** Whether the workspace has (or had: deleted standups keep their answers) this schedule. */
+export async function scheduleInTeam(ex: Executor, teamId: string, scheduleId: string): Promise<boolean> {
+  const found = await rows<{ one: number }>(
+    ex,
+    sql`select 1 as one from schedules where team_id = ${teamId} and id = ${scheduleId} limit 1`,
+  );
+  return found.length > 0;
+}
