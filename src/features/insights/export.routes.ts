@@ -28,7 +28,7 @@ const BATCH = 2000;
 const CHUNK_ROWS = 250;
 
 interface ExportRow {
-  id: number;
+  id: string;
   standup_date: string;
   user_id: string;
   real_name: string;
@@ -96,11 +96,11 @@ export async function* exportRows(
   to: string,
   f: Filters = {},
 ): AsyncGenerator<ExportRow[]> {
-  let after: { date: string; id: number } | undefined;
+  let after: { date: string; id: string } | undefined;
   for (;;) {
     const batch = await rows<ExportRow>(
       ex,
-      sql`select r.id::int as id, r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,
+      sql`select r.id::text as id, r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,
                  r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,
                  to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at,
                  r.schedule_id, coalesce(s.name, '') as schedule_name,
@@ -112,7 +112,7 @@ export async function* exportRows(
           where r.team_id = ${teamId} and r.standup_date between ${from} and ${to}
             ${f.scheduleId ? sql`and r.schedule_id = ${f.scheduleId}` : sql``}
             ${f.userId ? sql`and r.user_id = ${f.userId}` : sql``}
-            ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id})` : sql``}
+            ${after ? sql`and (r.standup_date, r.id) > (${after.date}::date, ${after.id}::int8)` : sql``}
           order by r.standup_date, r.id
           limit ${BATCH}`,
     );

@@ -24,7 +24,10 @@ export function encodeCursor(pageKey: string): string {
 
 export function decodeCursor(cursor: string): PageKey {
   const m = KEY.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!m || !isRealDate(m[1]!) || Number.isNaN(Date.parse(m[2]!))) throw badRequest(BAD_CURSOR);
+  // Date.parse takes 2026-02-30T… as 2 March; the database would refuse it: both parts must be real dates.
+  if (!m || !isRealDate(m[1]!) || !isRealDate(m[2]!.slice(0, 10)) || Number.isNaN(Date.parse(m[2]!))) {
+    throw badRequest(BAD_CURSOR);
+  }
   return { date: m[1]!, at: m[2]!, id: m[3]! };
 }
 

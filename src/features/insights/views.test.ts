@@ -194,7 +194,13 @@ describe("views per standup and member; open runs are not misses", async () => {
       expect(a.responses.map((r: { user_id: string; schedule_id: string }) => [r.user_id, r.schedule_id])).toEqual([
         ["U0BOB", alpha],
       ]);
-      expect(b).toMatchObject({ schedule_id: beta, standup_name: "", asked: 1, answered: 1, not_answered: [] });
+      expect(b).toMatchObject({
+        schedule_id: beta,
+        standup_name: "#C0BETA standup",
+        asked: 1,
+        answered: 1,
+        not_answered: [],
+      });
       expect(b.responses[0]).toMatchObject({ user_id: "U0AMY", today: "Deploy the kubernetes cluster" });
     }
   });

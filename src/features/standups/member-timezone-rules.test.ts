@@ -161,6 +161,25 @@ describe("member-timezone standups: exactly once, DST, holidays, timezone change
     ]);
   });
 
+  it("a re-timing after a date was planned still asks the members not yet asked that day, at the planned time", async () => {
+    t.clock.set("2026-03-01T19:00:00Z"); // a Sunday, and the standup runs on weekdays: only Monday is planned
+    const team = await memberTimezoneTeam(
+      t,
+      next(),
+      { U0AIKO: "Asia/Tokyo", U0ETHAN: "America/Los_Angeles" },
+      { days: "mon,tue,wed,thu,fri" },
+    );
+    expect((await team.tickAt("2026-03-01T19:30:10Z")).started).toHaveLength(1); // Monday, planned in UTC+14
+    expect((await team.tickAt("2026-03-02T00:30:10Z")).membersAsked).toBe(1); // Tokyo 09:30
+    // An admin changes the time at 10:00Z, hours before Los Angeles' 09:30 (17:30Z).
+    await t.deps.db.execute(
+      sql`update schedules set timing_changed_at = ${new Date("2026-03-02T10:00:00Z")} where id = ${team.scheduleId}`,
+    );
+    expect((await team.tickAt("2026-03-02T17:30:10Z")).membersAsked).toBe(1);
+    expect(team.dms("U0ETHAN")).toHaveLength(1);
+    expect(team.dms("U0AIKO")).toHaveLength(1);
+  });
+
   it("no surprise DMs: members whose 09:30 passed before the schedule existed, or after it was paused, are not asked", async () => {
     t.clock.set("2026-03-02T12:00:00Z");
     const team = await memberTimezoneTeam(t, next(), {
@@ -192,7 +211,7 @@ describe("member-timezone standups: exactly once, DST, holidays, timezone change
       url: "/dashboard/api/reports?from=2026-03-02&to=2026-03-02",
       headers: { cookie },
     });
-    expect(report.json().participation).toEqual([{ date: "2026-03-02", submitted: 0, total: 1, pct: 0 }]);
+    expect(report.json().participation).toMatchObject([{ date: "2026-03-02", submitted: 0, total: 1, pct: 0 }]);
   });
 });
 

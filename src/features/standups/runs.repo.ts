@@ -154,7 +154,9 @@ export interface DueParticipant {
 /**
  * The exactly-once claim of member-timezone asks: `pending` → `asked` in one statement for asks whose time
  * has come and that are less than the catch-up window late. An ask is dropped (stays pending) when the
- * schedule was paused, deleted or re-timed after it was planned or before its time: no surprise DMs.
+ * schedule is paused or deleted, or its timing changed at or after the ask's time: no surprise DMs. A date
+ * already planned keeps its plan when the timing changes before an ask: that member is still asked at the
+ * planned time (the new timing applies from the next date), rather than not at all that day.
  * The schedule's row is read here because its current state decides whether a planned ask still stands.
  */
 export async function claimDueAsks(ex: Executor, now: Date, notBefore: Date): Promise<DueParticipant[]> {
@@ -167,10 +169,14 @@ export async function claimDueAsks(ex: Executor, now: Date, notBefore: Date): Pr
           and p.status = 'pending'
           and p.ask_at <= ${now.toISOString()}::timestamptz and p.ask_at > ${notBefore.toISOString()}::timestamptz
           and s.active and s.deleted_at is null
-          and (s.timing_changed_at is null
-               or (s.timing_changed_at < p.ask_at and s.timing_changed_at <= run.created_at))
-        returning p.run_id as "runId", p.user_id as "userId", p.team_id as "teamId"`,
-  );
+          and (s.timing_changed_at is null or s.timing_changed_at < p.ask_at)
+        returning p.run_id::text as "runId", p.user_id as "userId", p.team_id as "teamId"`,
+  ).then(asNumbers);
+}
+
+/** run_id is a bigint: the `pg` driver reads it as a string, PGlite as a number; jobs carry a number. */
+function asNumbers(found: DueParticipant[]): DueParticipant[] {
+  return found.map((d) => ({ ...d, runId: Number(d.runId) }));
 }
 
 /** Per-member reminders of member-timezone runs, claimed by setting `reminded_at` in one statement. */
@@ -183,8 +189,8 @@ export async function claimDueMemberReminders(ex: Executor, now: Date, notBefore
           and p.status = 'asked' and p.reminded_at is null
           and p.remind_at <= ${now.toISOString()}::timestamptz and p.remind_at > ${notBefore.toISOString()}::timestamptz
           and p.closes_at > ${now.toISOString()}::timestamptz
-        returning p.run_id as "runId", p.user_id as "userId", p.team_id as "teamId"`,
-  );
+        returning p.run_id::text as "runId", p.user_id as "userId", p.team_id as "teamId"`,
+  ).then(asNumbers);
 }
 
 export async function findParticipant(

@@ -10,18 +10,17 @@ export function defaultStandupName(channels: Channel[] | undefined, channelId: s
 export type StandupLabel = (scheduleId: string, known?: { name?: string; channelId?: string }) => string;
 
 /**
- * A standup's label from its id: its name, else its channel's standup. `known` (from a response that carries
- * them) fills in what the standup list does not have (it leaves out deleted standups).
+ * A standup's label from its id: the standup list's name (an unnamed one is "#<channel name> standup"), else
+ * what a response or run carries (`known`: deleted standups are not in the list), else its channel's standup.
  */
 export function useStandupLabel(): StandupLabel {
   const standups = useStandups();
   const channels = useChannels();
   return useCallback<StandupLabel>(
     (scheduleId, known) => {
-      const schedule = standups.data?.find((s) => s.id === scheduleId) as
-        | (Schedule & Partial<{ name: string }>)
-        | undefined;
-      const name = known?.name || schedule?.name;
+      const schedule: Schedule | undefined = standups.data?.find((s) => s.id === scheduleId);
+      // The standup list names each standup after its channel's name; answers and runs only know the channel id.
+      const name = schedule?.name || known?.name;
       if (name) return name;
       const channelId = schedule?.channel_id ?? known?.channelId;
       return channelId ? defaultStandupName(channels.data, channelId) : "Standup";
