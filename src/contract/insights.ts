@@ -97,10 +97,11 @@ export const todayParticipant = z
     user_id: z.string(),
     real_name: z.string(),
     status: z
-      .enum(["waiting", "skipped", "missed", "not_asked_yet"])
+      .enum(["waiting", "skipped", "missed", "not_asked_yet", "not_asked"])
       .describe(
         "waiting: asked, the run is still open; skipped: said they skip this one; missed: the run closed without " +
-          "an answer; not_asked_yet: asked later, at their own time",
+          "an answer; not_asked_yet: asked later, at their own time; not_asked: their own time passed before the " +
+          "standup existed or while the service was down, so they are not asked on this date (counted nowhere)",
       ),
   })
   .meta({ id: "TodayParticipant" });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
+import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 
 /** The SQL of the overview's "today by standup" and of the standup filter's check. */
 
@@ -15,6 +16,9 @@ export interface TodayRunRow {
   answered: number;
   not_answered: { user_id: string; real_name: string; status: "waiting" | "skipped" | "missed" | "not_asked_yet" }[];
 }
+
+/** A member-timezone ask this late is never sent (the scheduler's catch-up window): say so, not "asked later". */
+const MISSED_ASK_MINUTES = DEFAULT_MAX_LATE_MINUTES;
 
 /**
  * Runs dated `today` and runs still open (a standup in a zone ahead of the workspace's is already on its
@@ -35,7 +39,9 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                    'user_id', p.user_id,
                    'real_name', coalesce(nullif(m.real_name, ''), p.user_id),
                    'status', case
-                     when p.status = 'pending' then 'not_asked_yet'
+                     when p.status = 'pending' and p.ask_at > ${at}::timestamptz - make_interval(mins => ${MISSED_ASK_MINUTES})
+                       then 'not_asked_yet'
+                     when p.status = 'pending' then 'not_asked'
                      when p.status = 'skipped' then 'skipped'
                      when run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${at} then 'waiting'
                      else 'missed' end)

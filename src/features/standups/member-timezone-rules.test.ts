@@ -192,6 +192,18 @@ describe("member-timezone standups: exactly once, DST, holidays, timezone change
       sql`update schedules set timing_changed_at = ${t.clock.now()} where id = ${team.scheduleId}`,
     );
     expect((await team.tickAt("2026-03-02T12:00:10Z")).started).toHaveLength(1);
+    // The overview says who will still be asked today and who will not (their 09:30 came before the standup).
+    const admin = await t.signIn(team.teamId, `U${team.teamId.slice(1)}ADMIN`);
+    const today = (await t.inject({ method: "GET", url: "/dashboard/api/today", headers: { cookie: admin } })).json();
+    const statusOf = Object.fromEntries(
+      today.standups[0].not_answered.map((p: { user_id: string; status: string }) => [p.user_id, p.status]),
+    );
+    expect(statusOf).toEqual({
+      U0AIKO: "not_asked",
+      U0TOM: "not_asked",
+      U0ETHAN: "not_asked_yet",
+      U0MAUI: "not_asked_yet",
+    });
     expect((await team.tickAt("2026-03-02T17:30:10Z")).membersAsked).toBe(1); // Los Angeles only
     expect(team.dms("U0AIKO")).toEqual([]);
     expect(team.dms("U0TOM")).toEqual([]);

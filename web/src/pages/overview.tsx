@@ -49,6 +49,7 @@ const WHO: Record<TodayParticipant["status"], string> = {
   skipped: "skipped",
   missed: "",
   not_asked_yet: "asked later",
+  not_asked: "not asked today",
 };
 
 /** Names shown before the rest fold away: a big standup can wait on hundreds of people. */
