@@ -11,7 +11,7 @@ import { displayName } from "../schedules/index.ts";
 import { csvLine } from "./csv.ts";
 import type { Filters } from "./filters.repo.ts";
 import { resolveFilters } from "./insights.service.ts";
-import { labelAnswers } from "./responses.presenter.ts";
+import { labelAnswers, namesFor } from "./responses.presenter.ts";
 
 /** The spec's columns, in its order; the standup and every question with its answer follow (csvHeader). */
 export const CSV_COLUMNS = [
@@ -54,13 +54,13 @@ export function csvHeader(pairs: number): string[] {
   return [...CSV_COLUMNS, "schedule_id", "standup_name", ...qa];
 }
 
-function csvCells(r: ExportRow, pairs: number): unknown[] {
+function csvCells(r: ExportRow, pairs: number, channels?: ReadonlyMap<string, string>): unknown[] {
   const labelled = labelAnswers(r.questions, r.answers);
   const qa = Array.from({ length: pairs }, (_, i) => [labelled[i]?.question ?? "", labelled[i]?.answer ?? ""]).flat();
   return [
     ...CSV_COLUMNS.map((c) => r[c]),
     r.schedule_id,
-    displayName({ name: r.schedule_name, channelId: r.channel_id }),
+    displayName({ name: r.schedule_name, channelId: r.channel_id }, channels),
     ...qa,
   ];
 }
@@ -130,6 +130,7 @@ export async function* csvChunks(
   from: string,
   to: string,
   f: Filters = {},
+  channels?: ReadonlyMap<string, string>,
 ): AsyncGenerator<string> {
   const pairs = await exportAnswerPairs(ex, teamId, from, to, f);
   yield csvLine(csvHeader(pairs));
@@ -138,7 +139,7 @@ export async function* csvChunks(
     for (let i = 0; i < batch.length; i += CHUNK_ROWS) {
       yield batch
         .slice(i, i + CHUNK_ROWS)
-        .map((r) => csvLine(csvCells(r, pairs)))
+        .map((r) => csvLine(csvCells(r, pairs, channels)))
         .join("");
     }
   }
@@ -166,14 +167,20 @@ export function exportRoutes(app: App, deps: Deps): void {
     },
     async (req, reply) => {
       const { teamId } = requireSession(req);
-      const [today, f] = await Promise.all([workspaceToday(deps, teamId), resolveFilters(deps, teamId, req.query)]);
+      const [today, f, channels] = await Promise.all([
+        workspaceToday(deps, teamId),
+        resolveFilters(deps, teamId, req.query),
+        namesFor(deps, teamId),
+      ]);
       // Without dates the export covers the last 30 days; an explicit range may be any length.
       const w = resolveWindow(req.query, today, { defaultDays: 30, maxSpan: 100 * 366 });
       reply
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
         .header("cache-control", "no-store");
-      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to, f), { objectMode: false });
+      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to, f, channels), {
+        objectMode: false,
+      });
       // A stream is sent as it is (no serialiser runs); the schema documents the text it carries.
       return reply.send(csv as unknown as string);
     },

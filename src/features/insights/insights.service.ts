@@ -6,11 +6,11 @@ import { MOODS } from "../standups/index.ts";
 import type { Filters } from "./filters.repo.ts";
 import { activeBlockers, blockersByDay, moodCounts, searchResponses, standupsBetween } from "./insights.repo.ts";
 import { memberParticipation, type ParticipationRow, participationByDay, statsFor } from "./participation.repo.ts";
-import { presentResponse } from "./responses.presenter.ts";
+import { namesFor, presentResponse } from "./responses.presenter.ts";
 import { scheduleInTeam } from "./today.repo.ts";
 
 type InsightDeps = Pick<Deps, "db" | "clock">;
-type ReadDeps = Pick<Deps, "db">;
+type ReadDeps = Pick<Deps, "db"> & Partial<Pick<Deps, "chat" | "clock">>;
 type Span = { from: string; to: string };
 export type WindowQuery = { days?: unknown; from?: unknown; to?: unknown };
 export type FilterQuery = { schedule_id?: string | undefined; user_id?: string | undefined };
@@ -119,7 +119,11 @@ export async function listStandups(
   w: Span,
   opts: Filters & { limit?: number } = {},
 ): Promise<StandupResponse[]> {
-  return (await standupsBetween(deps.db, teamId, w.from, w.to, opts)).map(presentResponse);
+  const [found, channels] = await Promise.all([
+    standupsBetween(deps.db, teamId, w.from, w.to, opts),
+    namesFor(deps, teamId),
+  ]);
+  return found.map((r) => presentResponse(r, channels));
 }
 
 /** One row per day that had a run: members asked, how many answered, the percentage, and whether still open. */
@@ -151,6 +155,9 @@ export async function searchAnswers(
   limit: number,
   f: Filters = {},
 ) {
-  const found = await searchResponses(deps.db, teamId, query, w.from, w.to, limit, f);
-  return found.map((r) => ({ ...presentResponse(r), rank: r.rank, snippet: r.snippet }));
+  const [found, channels] = await Promise.all([
+    searchResponses(deps.db, teamId, query, w.from, w.to, limit, f),
+    namesFor(deps, teamId),
+  ]);
+  return found.map((r) => ({ ...presentResponse(r, channels), rank: r.rank, snippet: r.snippet }));
 }

@@ -6,10 +6,10 @@ import { displayName } from "../schedules/index.ts";
 import { type PageKey, responseTotals, type StandupRow, standupsBetween } from "./insights.repo.ts";
 import { type FilterQuery, overallPct, resolveFilters, type WindowQuery, windowFor } from "./insights.service.ts";
 import { participationByDay } from "./participation.repo.ts";
-import { presentResponse } from "./responses.presenter.ts";
+import { namesFor, presentResponse } from "./responses.presenter.ts";
 import { todayRuns } from "./today.repo.ts";
 
-type InsightDeps = Pick<Deps, "db" | "clock">;
+type InsightDeps = Pick<Deps, "db" | "clock"> & Partial<Pick<Deps, "chat">>;
 
 export type ReportsQuery = WindowQuery &
   FilterQuery & { q?: string | undefined; limit?: number | undefined; cursor?: string | undefined };
@@ -39,17 +39,18 @@ export async function getReports(deps: InsightDeps, teamId: string, query: Repor
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const limit = query.limit ?? REPORTS_PAGE_DEFAULT;
   const [w, f] = await Promise.all([windowFor(deps, teamId, query), resolveFilters(deps, teamId, query)]);
-  const [page, participation, totals] = await Promise.all([
+  const [page, participation, totals, channels] = await Promise.all([
     standupsBetween(deps.db, teamId, w.from, w.to, { ...f, q: query.q, after, limit: limit + 1 }),
     participationByDay(deps.db, teamId, w.from, w.to, f, deps.clock.now()),
     responseTotals(deps.db, teamId, w.from, w.to, { ...f, q: query.q }),
+    namesFor(deps, teamId),
   ]);
   const more = page.length > limit;
   const rows = more ? page.slice(0, limit) : page;
   const asked = participation.reduce((n, d) => n + d.total, 0);
   const answered = participation.reduce((n, d) => n + d.submitted, 0);
   return {
-    standups: rows.map(presentResponse),
+    standups: rows.map((r) => presentResponse(r, channels)),
     next_cursor: more ? encodeCursor(rows[rows.length - 1]!.page_key) : null,
     summary: {
       responses: totals.responses,
@@ -74,9 +75,12 @@ export async function getToday(deps: InsightDeps, teamId: string) {
   if (runs.length === 0) return { date, standups: [] };
   // Answers carry their run's date; a day either side covers members whose own calendar differs.
   const dates = runs.map((r) => r.date).sort();
-  const answers = await standupsBetween(deps.db, teamId, shiftDate(dates[0]!, -1), shiftDate(dates.at(-1)!, 1), {
-    runIds: runs.map((r) => r.run_id),
-  });
+  const [answers, channels] = await Promise.all([
+    standupsBetween(deps.db, teamId, shiftDate(dates[0]!, -1), shiftDate(dates.at(-1)!, 1), {
+      runIds: runs.map((r) => r.run_id),
+    }),
+    namesFor(deps, teamId),
+  ]);
   // A run is (standup, date); an answer dated otherwise (a member's own calendar) joins its standup's run.
   const byRun = new Map<string, StandupResponse[]>();
   const runOf = (a: StandupRow) =>
@@ -86,14 +90,14 @@ export async function getToday(deps: InsightDeps, teamId: string) {
     const run = runOf(a);
     if (!run) continue;
     const list = byRun.get(run.run_id) ?? [];
-    list.push(presentResponse(a));
+    list.push(presentResponse(a, channels));
     byRun.set(run.run_id, list);
   }
   return {
     date,
     standups: runs.map(({ run_id, ...run }) => ({
       ...run,
-      standup_name: displayName({ name: run.standup_name, channelId: run.channel_id }),
+      standup_name: displayName({ name: run.standup_name, channelId: run.channel_id }, channels),
       // The order they came in.
       responses: (byRun.get(run_id) ?? []).sort((x, y) => x.submitted_at.localeCompare(y.submitted_at)),
     })),

@@ -1,5 +1,6 @@
 import type { LabelledAnswer, StandupResponse } from "../../contract/index.ts";
-import { displayName } from "../schedules/index.ts";
+import type { Deps } from "../../deps.ts";
+import { displayName, standupChannelNames } from "../schedules/index.ts";
 
 /**
  * A response as the queries read it: the answers next to the questions of the run that asked them (never the
@@ -39,14 +40,20 @@ export function labelAnswers(
   }));
 }
 
+/** Channel names for unnamed standups' "#<channel> standup", when the caller can ask Slack (cached); else none. */
+export async function namesFor(deps: Partial<Pick<Deps, "chat" | "clock" | "db">>, teamId: string) {
+  if (!deps.chat || !deps.clock || !deps.db) return undefined;
+  return standupChannelNames({ chat: deps.chat, clock: deps.clock, db: deps.db }, teamId);
+}
+
 /** The response object every view shows: the spec's fields, then the standup and every labelled answer. */
-export function presentResponse(r: ResponseRecord): StandupResponse {
+export function presentResponse(r: ResponseRecord, channels?: ReadonlyMap<string, string>): StandupResponse {
   return {
     user_id: r.user_id,
     real_name: r.real_name,
     standup_date: r.standup_date,
     schedule_id: r.schedule_id,
-    standup_name: displayName({ name: r.schedule_name, channelId: r.channel_id }),
+    standup_name: displayName({ name: r.schedule_name, channelId: r.channel_id }, channels),
     yesterday: r.yesterday,
     today: r.today,
     blockers: r.blockers,

@@ -1,6 +1,12 @@
 /** The schedules feature's public face: other features import from here only. */
 export { displayName } from "./names.ts";
-export { defaultName, nextRunOf, participantsByChannel, type ScheduleView } from "./schedules.details.ts";
+export {
+  channelNames as standupChannelNames,
+  defaultName,
+  nextRunOf,
+  participantsByChannel,
+  type ScheduleView,
+} from "./schedules.details.ts";
 export {
   CHANNEL_ID,
   DEFAULT_DAYS,
