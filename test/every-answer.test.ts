@@ -8,6 +8,7 @@ import { createKey } from "../src/features/mcp-keys/index.ts";
 import { tick } from "../src/features/standups/index.ts";
 import { findTemplate } from "../src/features/templates/index.ts";
 import { useTestApp } from "./support/app.ts";
+import { parseCsv } from "./support/csv.ts";
 import { createSchedule } from "./support/factories.ts";
 
 const TEAM = "T0EVERY";
@@ -27,35 +28,6 @@ const ANA = [
 ];
 const BEN = ["Reviews", "Docs", "Blocked on review", "none", "Long meetings", "Ana"];
 const CAT = ["Wrote the runbook", "Vendor call", "Blocked on the vendor contract"];
-
-/** A CSV parser for what the export writes (RFC 4180). */
-function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      out.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return out;
-}
 
 const labelled = (questions: readonly string[], answers: string[]) =>
   questions.map((question, i) => ({ question, answer: answers[i] }));

@@ -1,36 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { parseCsv } from "../../../test/support/csv.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { csvCell } from "./csv.ts";
-
-/** A small RFC 4180 parser, to read back what the export wrote. */
-function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      out.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return out;
-}
 
 describe("CSV export", async () => {
   const t = await useTestApp();
