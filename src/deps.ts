@@ -5,6 +5,7 @@ import { payloadRefused } from "./chat/slack-errors.ts";
 import type { Config } from "./config.ts";
 import { type Database, type Db, openDatabase } from "./db/client.ts";
 import { runMigrations } from "./db/migrate.ts";
+import { EventBus } from "./jobs/events.ts";
 import { JobQueue, type QueueSettings } from "./jobs/queue.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { deriveKey } from "./lib/crypto.ts";
@@ -17,6 +18,8 @@ export interface Deps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly queue: JobQueue;
+  /** What happened, for the features that react to it (rules, webhooks); handlers run in the emitter's transaction. */
+  readonly events: EventBus;
   readonly chat: ChatClients;
   readonly keys: {
     readonly loginToken: Buffer;
@@ -89,5 +92,5 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
   // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
   const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused });
   const chat = new ChatClients(config, database.db, keys.tokenEncryption);
-  return { config, database, db: database.db, clock, log, queue, chat, keys };
+  return { config, database, db: database.db, clock, log, queue, events: new EventBus(), chat, keys };
 }

@@ -239,6 +239,8 @@ export const responses = pgTable(
     /** Bumped on every edit; the thread reply job updates Slack until it has shown the latest version. */
     version: integer("version").notNull().default(1),
     replyTs: text("reply_ts"),
+    /** Set once, when the response first carried a blocker: `blocker.reported` fires once per response. */
+    blockerReportedAt: tstz("blocker_reported_at"),
     /** Full-text search over every answer (search_standups). */
     search: tsvector("search").generatedAlwaysAs(sql`jsonb_to_tsvector('english', answers, '["string"]')`),
   },

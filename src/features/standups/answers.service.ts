@@ -1,8 +1,10 @@
 import type { Deps } from "../../deps.ts";
+import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { responseFields } from "./response-fields.ts";
 import {
   appendDraftAnswer,
+  claimBlockerReported,
   findParticipant,
   findResponseOfRun,
   findRun,
@@ -16,7 +18,7 @@ export type SubmitOutcome =
   | { ok: true; responseId: number; created: boolean }
   | { ok: false; reason: "not_found" | "closed" | "not_participant" | "too_long" | "empty" };
 
-type AnswerDeps = Pick<Deps, "db" | "clock" | "queue">;
+type AnswerDeps = Pick<Deps, "db" | "clock" | "queue" | "events">;
 
 /** A member-timezone participant answers until their own window ends, though the run stays open for others. */
 export function ownWindowClosed(p: Pick<ParticipantRow, "closesAt">, now: Date): boolean {
@@ -41,6 +43,7 @@ export async function submitResponse(
   if (fields.answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
   if (fields.answers.every((a) => a === "")) return { ok: false, reason: "empty" };
   return deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
     const saved = await upsertResponse(
       tx,
       {
@@ -52,10 +55,21 @@ export async function submitResponse(
         standupDate: run.localDate,
         ...fields,
       },
-      deps.clock.now(),
+      now,
     );
     await updateParticipant(tx, run.id, input.userId, { status: "answered", draft: null });
     await deps.queue.enqueue("standup.reply", { teamId: run.teamId, responseId: saved.id }, { tx });
+    const data: StandupResponseEvent = {
+      responseId: saved.id,
+      runId: run.id,
+      scheduleId: run.scheduleId,
+      userId: input.userId,
+      standupDate: run.localDate,
+    };
+    const type = saved.created ? "standup.submitted" : "standup.updated";
+    await deps.events.emit(tx, { type, teamId: run.teamId, data, at: now });
+    if (fields.hasBlocker && (await claimBlockerReported(tx, saved.id, now)))
+      await deps.events.emit(tx, { type: "blocker.reported", teamId: run.teamId, data, at: now });
     return { ok: true as const, responseId: saved.id, created: saved.created };
   });
 }

@@ -1,5 +1,6 @@
 /** The standups feature's public face: other features (and tests, demo, bench) import from here only. */
 export { isActiveBlocker } from "./blockers.ts";
+export type { StandupCompletedEvent, StandupResponseEvent } from "./events.ts";
 export {
   type ImportedHistory,
   importHistory,

@@ -355,6 +355,16 @@ export async function upsertResponse(
   return { id: row!.id, created: row!.version === 1 };
 }
 
+/** True exactly once per response: the first time it is seen with a blocker. */
+export async function claimBlockerReported(ex: Executor, responseId: number, now: Date): Promise<boolean> {
+  const r = await ex
+    .update(responses)
+    .set({ blockerReportedAt: now })
+    .where(and(eq(responses.id, responseId), isNull(responses.blockerReportedAt)))
+    .returning({ id: responses.id });
+  return r.length > 0;
+}
+
 export async function setReplyTs(ex: Executor, responseId: number, ts: string): Promise<void> {
   await ex.update(responses).set({ replyTs: ts }).where(eq(responses.id, responseId));
 }

@@ -199,6 +199,12 @@ export async function tick(deps: Deps): Promise<TickResult> {
     const claimed = await deps.db.transaction(async (tx) => {
       if (!(await claimClose(tx, run.id, now))) return false;
       await deps.queue.enqueue("standup.summary", { teamId: run.teamId, runId: run.id }, { tx });
+      await deps.events.emit(tx, {
+        type: "standup.completed",
+        teamId: run.teamId,
+        data: { runId: run.id, scheduleId: run.scheduleId, standupDate: run.localDate },
+        at: now,
+      });
       return true;
     });
     if (claimed) result.closed += 1;
