@@ -9,6 +9,7 @@ import { EventBus } from "./jobs/events.ts";
 import { JobQueue, type QueueSettings } from "./jobs/queue.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { deriveKey } from "./lib/crypto.ts";
+import { loggableError, scrubSecrets } from "./lib/log-scrub.ts";
 
 /** The composition root: everything a route, listener, job or tool needs, passed as one value. */
 export interface Deps {
@@ -37,12 +38,37 @@ export function loggableUrl(url: string): string {
   return url.includes("?") ? `${clean}?[query]` : clean;
 }
 
+/** A log call's message and top-level text fields with secret shapes masked (a copy when anything changed). */
+function scrubLogArgs(args: unknown[]): unknown[] {
+  return args.map((arg) => {
+    if (typeof arg === "string") return scrubSecrets(arg);
+    if (typeof arg !== "object" || arg === null || arg instanceof Error) return arg;
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(arg)) {
+      if (typeof value !== "string") continue;
+      const clean = scrubSecrets(value);
+      if (clean !== value) {
+        copy ??= { ...arg };
+        copy[key] = clean;
+      }
+    }
+    return copy ?? arg;
+  });
+}
+
 export function createLogger(config: Pick<Config, "logLevel">, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level: config.logLevel,
       base: { service: "upbeat" },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, scrubLogArgs(args) as Parameters<typeof method>);
+        },
+      },
       serializers: {
+        // Never pino's default, which writes out every property: Slack errors carry requests and responses.
+        err: (err: unknown) => loggableError(err),
         req: (req: { method?: string; url?: string; id?: string; ip?: string }) => ({
           id: req.id,
           method: req.method,
@@ -91,6 +117,6 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
   };
   // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
   const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused });
-  const chat = new ChatClients(config, database.db, keys.tokenEncryption);
+  const chat = new ChatClients(config, database.db, keys.tokenEncryption, log);
   return { config, database, db: database.db, clock, log, queue, events: new EventBus(), chat, keys };
 }

@@ -1,4 +1,5 @@
 import type { WebClient } from "@slack/web-api";
+import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { decryptSecret } from "../lib/crypto.ts";
@@ -19,11 +20,12 @@ export class ChatClients {
     private readonly config: Config,
     private readonly db: Db,
     private readonly encryptionKey: Buffer,
+    private readonly log: Logger,
   ) {}
 
   /** A client without a token, for `oauth.v2.access`. */
   anonymous(): WebClient {
-    return makeWebClient(this.config, undefined, "read");
+    return makeWebClient(this.config, this.log, undefined, "read");
   }
 
   /** Throws InstallationGoneError when the workspace uninstalled the app: no more calls for it. */
@@ -33,7 +35,10 @@ export class ChatClients {
     const token = decryptSecret(this.encryptionKey, inst.botTokenEnc);
     let pair = this.#clients.get(token);
     if (!pair) {
-      pair = { read: makeWebClient(this.config, token, "read"), post: makeWebClient(this.config, token, "post") };
+      pair = {
+        read: makeWebClient(this.config, this.log, token, "read"),
+        post: makeWebClient(this.config, this.log, token, "post"),
+      };
       this.#clients.set(token, pair);
     }
     return pair[purpose];
