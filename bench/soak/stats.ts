@@ -13,7 +13,7 @@ export interface RouteStats {
   count: number;
   errors: number;
   fiveXx: number;
-  /** Latencies of the answers after warm-up (cold start and JIT are not what a soak looks at). */
+  /** Latencies after warm-up (cold start and JIT are not what a soak looks at); of every run for the run checks. */
   readonly latencies: number[];
 }
 
@@ -47,7 +47,8 @@ export class Recorder {
   record(name: string, ms: number, problem: string | undefined, status?: number, http = true): void {
     const r = this.#route(name, http);
     r.count += 1;
-    if (this.warm) r.latencies.push(ms);
+    // Runs are few: each one's time counts, also during warm-up.
+    if (this.warm || !http) r.latencies.push(ms);
     if (http) this.requests += 1;
     if (status !== undefined && status >= 500) {
       r.fiveXx += 1;
