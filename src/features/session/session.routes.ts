@@ -3,6 +3,7 @@ import { z } from "zod";
 import { html, me, okBody, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.ts";
+import { checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
@@ -11,6 +12,9 @@ import { sendDashboardIndex } from "../web/index.ts";
 import { redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";
 
+/** Sign-in attempts (token exchanges) per client address and minute: tokens are unguessable, this stops hammering. */
+export const LOGIN_PER_MINUTE = 30;
+
 const REASONS: Record<string, string> = {
   malformed: "This sign-in link is not valid.",
   forged: "This sign-in link is not valid.",
@@ -18,6 +22,7 @@ const REASONS: Record<string, string> = {
   used: "This sign-in link was already used. Each link works once.",
   revoked: "This sign-in link was made before Upbeat was removed from the workspace, so it no longer works.",
   member: "Your Slack account is not an active member of this workspace in Upbeat.",
+  limited: "Too many sign-in attempts from your address. Wait a minute and try again.",
 };
 
 const FRESH_LINK =
@@ -39,6 +44,10 @@ type LoginRequest = FastifyRequest<{ Querystring: z.output<typeof loginQuery> }>
 const GONE = new Set(["expired", "used", "revoked"]);
 
 async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
+  // Counted before the token is looked at; over the limit checkRateLimit has set Retry-After.
+  if (!(await checkRateLimit(deps, reply, `login:${req.ip}`, LOGIN_PER_MINUTE)).allowed) {
+    return reply.status(429).type("text/html; charset=utf-8").send(signInHelp(REASONS.limited!));
+  }
   const result = await redeemLoginToken(deps, req.query.t);
   if (!result.ok) {
     if (result.reason === "uninstalled")
@@ -85,6 +94,9 @@ const signInPages = {
   400: html("The link is not valid"),
   403: html("The Slack account is not an active member here, or Upbeat is no longer installed in the workspace"),
   410: html("The link expired, was already used, or was made before Upbeat was uninstalled"),
+  429: html(
+    `More than ${LOGIN_PER_MINUTE} sign-in attempts a minute from this address (Retry-After says when to retry)`,
+  ),
 };
 
 export function sessionRoutes(app: App, deps: Deps): void {
