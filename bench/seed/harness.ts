@@ -1,5 +1,5 @@
 /**
- * Shared plumbing for bench/insights and bench/export: throwaway databases on the server named by
+ * Shared plumbing for bench/insights, bench/export and bench/soak: throwaway databases on the server named by
  * BENCH_DATABASE_URL / TEST_DATABASE_URL, the real app as a child process (optionally pinned to one CPU),
  * signing in through a login token, /proc readings, cleanup on error and on signals, and tables.
  */
@@ -168,13 +168,17 @@ function errorSummary(line: string): string {
   }
 }
 
-/** The real app (bench/seed/app-server.ts) on databaseUrl, as a child; resolves once it listens. */
+/**
+ * The real app on databaseUrl, as a child; resolves once it prints `ready <port>`. The script is
+ * bench/seed/app-server.ts (workers off) unless opts.script names another (bench/soak/instance.ts);
+ * opts.onLine sees every line the child writes to stdout or stderr.
+ */
 export function startApp(
   databaseUrl: string,
   pin: Pinning,
-  opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
+  opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; script?: string; onLine?: (line: string) => void } = {},
 ): Promise<AppChild> {
-  const script = fileURLToPath(new URL("./app-server.ts", import.meta.url));
+  const script = opts.script ?? fileURLToPath(new URL("./app-server.ts", import.meta.url));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -227,6 +231,7 @@ export function startApp(
     const timer = setTimeout(() => fail(`no "ready" line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     const onLine = (line: string) => {
       if (logFile) appendFileSync(logFile, `${line}\n`);
+      opts.onLine?.(line);
       tail.push(line);
       if (tail.length > 40) tail.shift();
       if (/"level":(50|60)\b/.test(line)) {

@@ -19,12 +19,21 @@ export async function findActiveInstallation(ex: Executor, teamId: string): Prom
   return row;
 }
 
-/** Insert or refresh the installation; reinstalling clears `uninstalled_at`. */
+/**
+ * Insert or refresh the installation; reinstalling clears `uninstalled_at` (`access_ended_at` stays). The row is
+ * locked first, so `reactivated` says for certain whether this brought back an uninstalled workspace (as opposed to
+ * a first install, or re-authorising one still installed).
+ */
 export async function upsertInstallation(
   ex: Executor,
-  row: Omit<Installation, "installedAt" | "updatedAt" | "uninstalledAt">,
+  row: Omit<Installation, "installedAt" | "updatedAt" | "uninstalledAt" | "accessEndedAt">,
   now: Date,
-): Promise<void> {
+): Promise<{ reactivated: boolean }> {
+  const [before] = await ex
+    .select({ uninstalledAt: installations.uninstalledAt })
+    .from(installations)
+    .where(eq(installations.teamId, row.teamId))
+    .for("update");
   await ex
     .insert(installations)
     .values({ ...row, installedAt: now, updatedAt: now, uninstalledAt: null })
@@ -40,12 +49,17 @@ export async function upsertInstallation(
         uninstalledAt: null,
       },
     });
+  return { reactivated: Boolean(before?.uninstalledAt) };
 }
 
+/**
+ * Marks the workspace uninstalled and records that its access ended now; false when it already was. The caller
+ * ends the access itself in the same transaction: this row update comes first and holds the row lock until then.
+ */
 export async function markUninstalled(ex: Executor, teamId: string, now: Date): Promise<boolean> {
   const res = await ex
     .update(installations)
-    .set({ uninstalledAt: now, updatedAt: now })
+    .set({ uninstalledAt: now, accessEndedAt: now, updatedAt: now })
     .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt)))
     .returning({ teamId: installations.teamId });
   return res.length > 0;

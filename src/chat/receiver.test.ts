@@ -125,7 +125,7 @@ describe("Slack request verification and event handling", async () => {
     expect(seen[0]!.n).toBe(1);
   });
 
-  it("app_uninstalled marks the installation uninstalled, keeps data, refuses sessions; reinstalling revives it", async () => {
+  it("app_uninstalled marks the installation uninstalled, keeps data, ends sessions; reinstalling revives it, not them", async () => {
     await t.addMember("T0RCV", "U0STAY");
     const cookie = await t.signIn("T0RCV", "U0RCVADMIN");
     expect((await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } })).statusCode).toBe(200);
@@ -141,7 +141,7 @@ describe("Slack request verification and event handling", async () => {
 
     await t.installTeam("T0RCV");
     expect((await findInstallation(t.deps.db, "T0RCV"))?.uninstalledAt).toBeNull();
-    expect((await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } })).statusCode).toBe(401);
   });
 
   it("tokens_revoked with bot tokens marks the installation uninstalled; user tokens alone do not", async () => {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { errorBody } from "../contract/index.ts";
 import { rows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { verifySlackSignature } from "./verify.ts";
 
 /** Slack gives up after 3 s; answer before that even if no listener acknowledged. */
@@ -75,7 +76,16 @@ async function claimEvent(deps: Deps, eventId: string, teamId: string | undefine
   return claimed.length > 0;
 }
 
-async function handle(deps: Deps, receiver: FastifyReceiver, req: FastifyRequest, reply: FastifyReply) {
+const tooMany = (reply: FastifyReply, retryAfterSeconds: number) =>
+  reply.status(429).header("retry-after", String(retryAfterSeconds)).send({ error: "Too many requests" });
+
+async function handle(
+  deps: Deps,
+  receiver: FastifyReceiver,
+  gate: SignatureGate,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const contentType = req.headers["content-type"];
   // Slack's certificate probe for slash commands is unsigned and carries nothing to process.
@@ -92,6 +102,14 @@ async function handle(deps: Deps, receiver: FastifyReceiver, req: FastifyRequest
   );
   if (!check.ok) {
     req.log.warn({ reason: check.reason }, "refused unsigned chat request");
+    const wait = await gate.fail(req.ip);
+    if (wait > 0) {
+      req.log.warn(
+        { ip: req.ip },
+        "chat requests from this address refused until the minute ends: too many bad signatures",
+      );
+      return tooMany(reply, wait);
+    }
     return reply.status(401).send({ error: "Invalid request signature" });
   }
   const body = parseBody(raw, contentType);
@@ -136,10 +154,16 @@ async function handle(deps: Deps, receiver: FastifyReceiver, req: FastifyRequest
 export function chatRoutes(receiver: FastifyReceiver) {
   return async (app: FastifyInstance, deps: Deps): Promise<void> => {
     // Encapsulated so the raw-body parser applies only to the Slack endpoints.
+    const gate = new SignatureGate(deps);
     await app.register(async (scope) => {
+      // An address over its signature-failure limit is refused before its body is read or any HMAC computed.
+      scope.addHook("onRequest", async (req, reply) => {
+        const wait = gate.retryAfter(req.ip, deps.clock.now().getTime());
+        if (wait > 0) return tooMany(reply, wait);
+      });
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, req, reply);
+      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, gate, req, reply);
       const schema = (summary: string) => ({
         summary,
         description:
@@ -149,6 +173,10 @@ export function chatRoutes(receiver: FastifyReceiver) {
           200: z.unknown().describe("Empty, or Slack's acknowledgement body (a challenge, response_action or message)"),
           400: errorBody.describe("A body that is neither JSON nor a form"),
           401: errorBody.describe("Missing, forged or stale signature"),
+          429: errorBody.describe(
+            `More than ${SIGNATURE_FAILURES_PER_MINUTE} bad signatures a minute from this address: every request ` +
+              "from it is refused until the minute ends (Retry-After). Validly signed requests never count.",
+          ),
         },
       });
       scope.post("/chat/events", { schema: schema("Slack Events API deliveries (and slash commands)") }, route);

@@ -32,6 +32,11 @@ export const installations = pgTable("installations", {
   installedAt: tstz("installed_at").notNull(),
   updatedAt: tstz("updated_at").notNull(),
   uninstalledAt: tstz("uninstalled_at"),
+  /**
+   * When an uninstall last ended all access (sessions, MCP keys, feed token). Kept through a reinstall:
+   * login tokens issued at or before it are refused.
+   */
+  accessEndedAt: tstz("access_ended_at"),
 });
 
 export const members = pgTable(

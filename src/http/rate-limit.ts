@@ -7,6 +7,8 @@ import { tooMany } from "./errors.ts";
 export interface RateDecision {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** When this window ends and counting starts again. */
+  resetAt: Date;
 }
 
 /**
@@ -27,13 +29,14 @@ export async function hitRateLimit(
         returning count`,
   );
   const count = Number(row?.count ?? 1);
-  const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + 60_000 - now.getTime()) / 1000));
+  const resetAt = new Date(windowStart.getTime() + 60_000);
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
   if (Math.random() < 0.01) {
     await ex.execute(
       sql`delete from rate_limits where window_start < ${new Date(now.getTime() - 120_000).toISOString()}`,
     );
   }
-  return { allowed: count <= limitPerMinute, retryAfterSeconds };
+  return { allowed: count <= limitPerMinute, retryAfterSeconds, resetAt };
 }
 
 /**

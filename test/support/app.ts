@@ -36,7 +36,10 @@ export interface TestApp {
     userId: string,
     opts?: { role?: "admin" | "member"; realName?: string; tz?: string; email?: string },
   ): Promise<void>;
-  /** A session cookie header value for the user (through the real login-token exchange). */
+  /**
+   * A session cookie header value for the user (through the real login-token exchange). Each sign-in comes from
+   * its own address, so the per-address sign-in limit never decides a test that is not about it.
+   */
   signIn(teamId: string, userId: string): Promise<string>;
   /** Signed POST to /chat/events with an Events API envelope; returns the response. */
   sendEvent(
@@ -91,6 +94,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   await app.start();
   await app.server.ready();
 
+  let signIns = 0;
   const t: TestApp = {
     app,
     deps,
@@ -136,7 +140,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     },
     async signIn(teamId, userId) {
       const token = issueLoginToken(deps, teamId, userId);
-      const res = await app.server.inject({ method: "GET", url: `/dashboard/login?t=${encodeURIComponent(token)}` });
+      signIns += 1;
+      const res = await app.server.inject({
+        method: "GET",
+        url: `/dashboard/login?t=${encodeURIComponent(token)}`,
+        remoteAddress: `10.250.${signIns >> 8}.${signIns & 255}`,
+      });
       const cookie = [res.headers["set-cookie"]].flat().find((c) => c?.startsWith("svc_session="));
       if (res.statusCode !== 302 || !cookie) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
       return cookie.split(";")[0]!;

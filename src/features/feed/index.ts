@@ -1,4 +1,5 @@
 /** The feed feature's public face: other features import from here only. */
+export { deleteFeedToken } from "./feed.repo.ts";
 export { feedRoutes } from "./feed.routes.ts";
 export {
   FEED_DAYS,

@@ -1,13 +1,12 @@
 import type { App } from "@slack/bolt";
-import { markUninstalled } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
+import { uninstallWorkspace } from "./access.ts";
 
-/** Uninstall or a revoked bot token: keep the data, stop all work for the workspace until it reinstalls. */
+/** Uninstall or a revoked bot token: keep the data, end all access and stop all work until it reinstalls. */
 export function installListeners(bolt: App, deps: Deps): void {
   const stop = async (teamId: string | undefined, why: string) => {
     if (!teamId) return;
-    if (await markUninstalled(deps.db, teamId, deps.clock.now()))
-      deps.log.info({ team_id: teamId, why }, "workspace uninstalled");
+    if (await uninstallWorkspace(deps, teamId)) deps.log.info({ team_id: teamId, why }, "workspace uninstalled");
   };
   bolt.event("app_uninstalled", async ({ body }) => stop(body.team_id, "app_uninstalled"));
   bolt.event("tokens_revoked", async ({ event, body }) => {

@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { errorBody, html } from "../../contract/index.ts";
+import { html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { enforceRateLimit } from "../../http/rate-limit.ts";
+import { checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { completeInstall, InstallError, installUrl } from "./install.service.ts";
 
-const INSTALL_PER_MINUTE = 30;
+/** Per client address and minute, for /install and the OAuth callback each: one install is one of each. */
+export const INSTALL_PER_MINUTE = 30;
+const HTML = "text/html; charset=utf-8";
 
 function errorPage(message: string): string {
   return htmlPage(
@@ -23,7 +25,19 @@ const callbackQuery = z.object({
   state: oneString.describe("The signed state from /install"),
   error: oneString.describe("Present when the user denied the install"),
 });
-const tooManyInstalls = { 429: errorBody.describe(`More than ${INSTALL_PER_MINUTE} a minute from this address`) };
+const tooManyInstalls = {
+  429: html(`More than ${INSTALL_PER_MINUTE} a minute from this address: a page, with Retry-After`),
+};
+
+/** Browser pages, so over the limit the answer is a page too (checkRateLimit has set Retry-After). */
+async function limited(deps: Deps, bucket: "install" | "oauth", req: FastifyRequest, reply: FastifyReply) {
+  if ((await checkRateLimit(deps, reply, `${bucket}:${req.ip}`, INSTALL_PER_MINUTE)).allowed) return false;
+  reply
+    .status(429)
+    .type(HTML)
+    .send(errorPage("Too many install attempts from your address. Wait a minute and try again."));
+  return true;
+}
 
 export function installRoutes(app: App, deps: Deps): void {
   app.get(
@@ -35,7 +49,7 @@ export function installRoutes(app: App, deps: Deps): void {
       },
     },
     async (req, reply) => {
-      await enforceRateLimit(deps, reply, `install:${req.ip}`, INSTALL_PER_MINUTE);
+      if (await limited(deps, "install", req, reply)) return reply;
       return reply.redirect(installUrl(deps), 302);
     },
   );
@@ -44,14 +58,14 @@ export function installRoutes(app: App, deps: Deps): void {
     req: FastifyRequest<{ Querystring: z.output<typeof callbackQuery> }>,
     reply: FastifyReply,
   ) => {
-    await enforceRateLimit(deps, reply, `install:${req.ip}`, INSTALL_PER_MINUTE);
+    if (await limited(deps, "oauth", req, reply)) return reply;
     try {
       const done = await completeInstall(deps, req.query);
       req.log.info({ team_id: done.teamId }, "workspace installed");
       return reply.redirect(`/dashboard?t=${encodeURIComponent(done.loginToken)}`, 302);
     } catch (err) {
       if (!(err instanceof InstallError)) throw err;
-      return reply.status(400).type("text/html; charset=utf-8").send(errorPage(err.message));
+      return reply.status(400).type(HTML).send(errorPage(err.message));
     }
   };
   const callbackSchema = (summary: string) => ({

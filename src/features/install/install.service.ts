@@ -3,7 +3,9 @@ import type { Deps } from "../../deps.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
 import { ensureAdmin } from "../members/index.ts";
+import { restartTiming } from "../schedules/index.ts";
 import { claimNonce, issueLoginToken } from "../session/index.ts";
+import { endWorkspaceAccess } from "./access.ts";
 
 export const BOT_SCOPES = [
   "app_mentions:read",
@@ -97,7 +99,7 @@ export async function completeInstall(
   }
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await upsertInstallation(
+    const { reactivated } = await upsertInstallation(
       tx,
       {
         teamId,
@@ -109,6 +111,13 @@ export async function completeInstall(
       },
       now,
     );
+    if (reactivated) {
+      // A reinstall starts from no access: the uninstall ended it already, and this also ends whatever slipped in
+      // while that committed (a sign-in finishing at the same moment). Standups resume at their next time: nothing
+      // missed while uninstalled is caught up. Re-authorising an installed workspace changes neither.
+      await endWorkspaceAccess(tx, teamId, now);
+      await restartTiming(tx, teamId, now);
+    }
     await ensureAdmin(tx, teamId, userId, now);
     await deps.queue.enqueue("members.sync", { teamId }, { tx });
     await deps.queue.enqueue("install.welcome", { teamId, userId }, { tx });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { rows } from "../../db/client.ts";
 import { signToken } from "../../lib/signed-token.ts";
+import { INSTALL_PER_MINUTE } from "./install.routes.ts";
 import { BOT_SCOPES } from "./install.service.ts";
 
 describe("install through OAuth", async () => {
@@ -161,10 +162,28 @@ describe("install through OAuth", async () => {
     expect(res.body).not.toContain("<script>alert");
   });
 
-  it("install and OAuth are rate limited per IP", async () => {
-    let last = 0;
-    for (let i = 0; i < 40; i++)
-      last = (await t.inject({ method: "GET", url: "/install", remoteAddress: "10.9.9.9" })).statusCode;
-    expect(last).toBe(429);
+  it("/install and the OAuth callback allow 30 a minute per IP each, then a 429 page with Retry-After", async () => {
+    t.clock.set("2026-03-05T10:00:30Z");
+    const from = (ip: string, url: string) => t.inject({ method: "GET", url, remoteAddress: ip });
+    for (let i = 0; i < INSTALL_PER_MINUTE; i++) expect((await from("10.9.9.9", "/install")).statusCode).toBe(302);
+    const over = await from("10.9.9.9", "/install");
+    expect(over.statusCode).toBe(429);
+    expect(over.headers["retry-after"]).toBe("30");
+    expect(over.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(over.body).toContain("Too many install attempts");
+    expect((await from("10.9.9.10", "/install")).statusCode).toBe(302);
+
+    // The callback counts apart (one install is one of each), at both of its paths together.
+    for (let i = 0; i < INSTALL_PER_MINUTE; i++) {
+      const path = i % 2 ? "/oauth/callback" : "/chat/oauth_redirect";
+      expect((await from("10.9.9.9", `${path}?code=c`)).statusCode).toBe(400);
+    }
+    const callback = await from("10.9.9.9", "/oauth/callback?code=c");
+    expect(callback.statusCode).toBe(429);
+    expect(callback.headers["retry-after"]).toBe("30");
+    expect(callback.headers["content-type"]).toBe("text/html; charset=utf-8");
+
+    t.clock.set("2026-03-05T10:01:00Z");
+    expect((await from("10.9.9.9", "/install")).statusCode).toBe(302);
   });
 });

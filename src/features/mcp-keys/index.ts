@@ -1,5 +1,6 @@
 /** The MCP keys feature's public face: other features (and src/mcp) import from here only. */
 export { API_KEY_PLACEHOLDER, type McpClientConfigs, mcpClientConfigs } from "./mcp-config.ts";
+export { revokeTeamKeys } from "./mcp-keys.repo.ts";
 export { mcpKeyRoutes } from "./mcp-keys.routes.ts";
 export {
   authenticateKey,

@@ -35,6 +35,14 @@ export async function revokeKeyRow(ex: Executor, teamId: string, id: number, now
   return updated.length > 0;
 }
 
+/** Revokes every key of the workspace (an uninstall); keys revoked before keep their time. */
+export async function revokeTeamKeys(ex: Executor, teamId: string, now: Date): Promise<void> {
+  await ex
+    .update(mcpKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(mcpKeys.teamId, teamId), isNull(mcpKeys.revokedAt)));
+}
+
 /**
  * A live key by its hash (unique index). Read on every request, never cached, so a revocation or an
  * uninstall takes effect at once on every instance.

@@ -21,7 +21,7 @@ export {
   scheduleCreateInput,
   scheduleUpdateInput,
 } from "./schedules.input.ts";
-export type { ScheduleRow } from "./schedules.repo.ts";
+export { restartTiming, type ScheduleRow } from "./schedules.repo.ts";
 export { scheduleRoutes } from "./schedules.routes.ts";
 export {
   createSchedule,

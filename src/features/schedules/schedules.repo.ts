@@ -72,6 +72,14 @@ export async function updateScheduleRow(
   return row;
 }
 
+/**
+ * Every live schedule of the workspace takes its timing from `now`, as resuming one does: no date whose start
+ * came before runs (a reinstall: nothing missed while the app was uninstalled is caught up).
+ */
+export async function restartTiming(ex: Executor, teamId: string, now: Date): Promise<void> {
+  await ex.update(schedules).set({ timingChangedAt: now }).where(live(teamId));
+}
+
 /** Soft delete: runs and responses keep pointing at the row. False when there was no live schedule. */
 export async function markScheduleDeleted(ex: Executor, teamId: string, id: string, now: Date): Promise<boolean> {
   const deleted = await ex

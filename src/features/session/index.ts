@@ -1,5 +1,5 @@
 /** The session feature's public face: other features (and app.ts, tests, demo, bench) import from here only. */
 export { issueLoginToken, LOGIN_TOKEN_TTL_SECONDS, loginUrl } from "./login-token.ts";
 export { sessionRoutes } from "./session.routes.ts";
-export { claimNonce, findSessionUser, insertSession } from "./sessions.repo.ts";
+export { claimNonce, deleteTeamSessions, findSessionUser, insertSession } from "./sessions.repo.ts";
 export { sessionLookup } from "./sessions.service.ts";

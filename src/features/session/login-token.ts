@@ -1,3 +1,4 @@
+import { findInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
 import { claimNonce } from "./sessions.repo.ts";
@@ -19,9 +20,13 @@ export function loginUrl(deps: Pick<Deps, "keys" | "clock" | "config">, teamId: 
 
 export type RedeemResult =
   | { ok: true; teamId: string; userId: string }
-  | { ok: false; reason: "malformed" | "forged" | "expired" | "used" };
+  | { ok: false; reason: "malformed" | "forged" | "expired" | "used" | "uninstalled" | "revoked" };
 
-/** Verifies and spends the token: the nonce is recorded, so the same token never opens a second session. */
+/**
+ * Verifies and spends the token: the nonce is recorded, so the same token never opens a second session. The
+ * workspace must be installed, and the token issued after its last uninstall (`iat` is in whole seconds, so a
+ * token of the uninstall's own second is refused too): a link from before an uninstall never opens the new one.
+ */
 export async function redeemLoginToken(
   deps: Pick<Deps, "keys" | "clock" | "db">,
   token: string | undefined,
@@ -36,6 +41,11 @@ export async function redeemLoginToken(
   if (!v.ok) return v;
   const { team_id, user_id, nonce, iat } = v.payload;
   if (typeof team_id !== "string" || typeof user_id !== "string") return { ok: false, reason: "malformed" };
+  const installation = await findInstallation(deps.db, team_id);
+  if (!installation || installation.uninstalledAt) return { ok: false, reason: "uninstalled" };
+  if (installation.accessEndedAt && iat * 1000 <= installation.accessEndedAt.getTime()) {
+    return { ok: false, reason: "revoked" };
+  }
   const expiresAt = new Date((iat + LOGIN_TOKEN_TTL_SECONDS + 120) * 1000);
   if (!(await claimNonce(deps.db, nonce, "login", now, expiresAt))) return { ok: false, reason: "used" };
   return { ok: true, teamId: team_id, userId: user_id };

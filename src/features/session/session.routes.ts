@@ -3,6 +3,7 @@ import { z } from "zod";
 import { html, me, okBody, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.ts";
+import { checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
@@ -11,28 +12,47 @@ import { sendDashboardIndex } from "../web/index.ts";
 import { redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";
 
+/** Sign-in attempts (token exchanges) per client address and minute: tokens are unguessable, this stops hammering. */
+export const LOGIN_PER_MINUTE = 30;
+
 const REASONS: Record<string, string> = {
   malformed: "This sign-in link is not valid.",
   forged: "This sign-in link is not valid.",
   expired: "This sign-in link has expired. Links work for 5 minutes.",
   used: "This sign-in link was already used. Each link works once.",
+  revoked: "This sign-in link was made before Upbeat was removed from the workspace, so it no longer works.",
   member: "Your Slack account is not an active member of this workspace in Upbeat.",
+  limited: "Too many sign-in attempts from your address. Wait a minute and try again.",
 };
 
-function signInHelp(reason: string): string {
-  return htmlPage(
-    "Sign in to Upbeat",
-    `<h1>Sign in from Slack</h1><p>${escapeHtml(reason)}</p>
-<p>Type <code>/upbeat</code> in Slack and press <strong>Open dashboard</strong>, or open the Upbeat app's Home tab, to get a fresh link.</p>`,
-  );
+const FRESH_LINK =
+  "<p>Type <code>/upbeat</code> in Slack and press <strong>Open dashboard</strong>, or open the Upbeat app's Home tab, to get a fresh link.</p>";
+
+function signInHelp(reason: string, help = FRESH_LINK): string {
+  return htmlPage("Sign in to Upbeat", `<h1>Sign in from Slack</h1><p>${escapeHtml(reason)}</p>\n${help}`);
 }
+
+/** Nothing in Slack can give a fresh link until an admin adds the app again. */
+const notInstalledPage = () =>
+  signInHelp(
+    "Upbeat is not installed in this Slack workspace any more.",
+    '<p>An admin of the workspace can add it again at <a href="/install">/install</a>; then sign in from Slack.</p>',
+  );
 
 type LoginRequest = FastifyRequest<{ Querystring: z.output<typeof loginQuery> }>;
 
+const GONE = new Set(["expired", "used", "revoked"]);
+
 async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
+  // Counted before the token is looked at; over the limit checkRateLimit has set Retry-After.
+  if (!(await checkRateLimit(deps, reply, `login:${req.ip}`, LOGIN_PER_MINUTE)).allowed) {
+    return reply.status(429).type("text/html; charset=utf-8").send(signInHelp(REASONS.limited!));
+  }
   const result = await redeemLoginToken(deps, req.query.t);
   if (!result.ok) {
-    const status = result.reason === "expired" || result.reason === "used" ? 410 : 400;
+    if (result.reason === "uninstalled")
+      return reply.status(403).type("text/html; charset=utf-8").send(notInstalledPage());
+    const status = GONE.has(result.reason) ? 410 : 400;
     return reply.status(status).type("text/html; charset=utf-8").send(signInHelp(REASONS[result.reason]!));
   }
   const member = await findMember(deps.db, result.teamId, result.userId);
@@ -72,8 +92,11 @@ const loginQuery = z.object({
 const signInPages = {
   302: z.undefined().describe("Signed in: the session cookie is set, on to /dashboard"),
   400: html("The link is not valid"),
-  403: html("The Slack account is not an active member here"),
-  410: html("The link expired or was already used"),
+  403: html("The Slack account is not an active member here, or Upbeat is no longer installed in the workspace"),
+  410: html("The link expired, was already used, or was made before Upbeat was uninstalled"),
+  429: html(
+    `More than ${LOGIN_PER_MINUTE} sign-in attempts a minute from this address (Retry-After says when to retry)`,
+  ),
 };
 
 export function sessionRoutes(app: App, deps: Deps): void {

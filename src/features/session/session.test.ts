@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { signToken } from "../../lib/signed-token.ts";
 import { issueLoginToken } from "./login-token.ts";
+import { LOGIN_PER_MINUTE } from "./session.routes.ts";
 
 describe("sign-in by login token and sessions", async () => {
   const t = await useTestApp();
@@ -141,5 +142,30 @@ describe("sign-in by login token and sessions", async () => {
     });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toHaveProperty("error");
+  });
+
+  it("past 30 sign-in attempts a minute from one address: a 429 page with Retry-After; others and the next minute are fine", async () => {
+    t.clock.set("2026-07-01T10:00:20Z");
+    const login = (ip: string, path = "/dashboard/login") =>
+      t.inject({
+        method: "GET",
+        url: `${path}?t=${encodeURIComponent(issueLoginToken(t.deps, "T0SES", "U0MEMBER"))}`,
+        remoteAddress: ip,
+      });
+    // /dashboard?t= signs in too, so it counts in the same bucket.
+    for (let i = 0; i < LOGIN_PER_MINUTE; i++) {
+      expect((await login("198.51.100.9", i % 2 ? "/dashboard" : "/dashboard/login")).statusCode).toBe(302);
+    }
+    for (const path of ["/dashboard/login", "/dashboard"]) {
+      const over = await login("198.51.100.9", path);
+      expect(over.statusCode).toBe(429);
+      expect(over.headers["retry-after"]).toBe("40");
+      expect(over.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(over.body).toContain("Too many sign-in attempts");
+      expect(over.headers["set-cookie"]).toBeUndefined();
+    }
+    expect((await login("198.51.100.10")).statusCode).toBe(302);
+    t.clock.set("2026-07-01T10:01:00Z");
+    expect((await login("198.51.100.9")).statusCode).toBe(302);
   });
 });

@@ -47,6 +47,11 @@ export async function deleteSession(ex: Executor, idHash: string): Promise<void>
   await ex.delete(sessions).where(eq(sessions.idHash, idHash));
 }
 
+/** Ends every session of the workspace (an uninstall). */
+export async function deleteTeamSessions(ex: Executor, teamId: string): Promise<void> {
+  await ex.delete(sessions).where(eq(sessions.teamId, teamId));
+}
+
 export async function deleteExpiredSessions(ex: Executor, now: Date): Promise<void> {
   await ex.delete(sessions).where(lt(sessions.expiresAt, now));
 }

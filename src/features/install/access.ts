@@ -1,0 +1,31 @@
+import { markUninstalled } from "../../chat/installations.repo.ts";
+import type { Executor } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
+import { deleteFeedToken } from "../feed/index.ts";
+import { revokeTeamKeys } from "../mcp-keys/index.ts";
+import { deleteTeamSessions } from "../session/index.ts";
+
+/**
+ * Every way into the workspace from outside Slack ends: dashboard sessions are deleted, MCP keys revoked (they stay
+ * listed as revoked), the public feed token deleted. Login tokens issued before are refused through the
+ * installation's `access_ended_at`. The data (members, standups, answers, settings) is kept.
+ */
+export async function endWorkspaceAccess(ex: Executor, teamId: string, now: Date): Promise<void> {
+  await deleteTeamSessions(ex, teamId);
+  await revokeTeamKeys(ex, teamId, now);
+  await deleteFeedToken(ex, teamId);
+}
+
+/**
+ * Slack's `app_uninstalled`, or `tokens_revoked` for the bot token: the workspace is marked uninstalled and its
+ * access ends in the same transaction, so no instance sees one without the other. Jobs still queued for it end
+ * quietly (they find no active installation). False when it was already uninstalled.
+ */
+export async function uninstallWorkspace(deps: Pick<Deps, "db" | "clock">, teamId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    if (!(await markUninstalled(tx, teamId, now))) return false;
+    await endWorkspaceAccess(tx, teamId, now);
+    return true;
+  });
+}
