@@ -198,7 +198,8 @@ export async function updateSchedule(
   const before = await findSchedule(deps, teamId, id);
   if (input.channel_id !== undefined && input.channel_id !== before.channelId) {
     // The body's own problems answer first (schedulePatch is pure); Slack is asked outside the transaction.
-    // A channel kept as it is is not checked again: a standup whose channel was archived stays editable.
+    // A channel kept as it is is not checked again: a standup whose channel was archived stays editable (and
+    // should another edit move the channel meanwhile, this one puts back the channel it read, stored before).
     schedulePatch(before, input, now);
     await requireStandupChannel(deps, teamId, input.channel_id);
   }
