@@ -192,6 +192,33 @@ export const chatMethods: Record<string, MethodSpec> = {
     },
   },
 
+  /**
+   * The bot joins a public channel (channels:join). Private channels, IMs and MPIMs cannot be joined
+   * (method_not_supported_for_channel_type); a channel already joined answers ok with Slack's warning.
+   */
+  "conversations.join": {
+    run: (ctx) => {
+      need(ctx, "channels:join");
+      const conv = visibleConv(ctx, str(ctx.args, "channel"));
+      if (conv.kind !== "public") throw new ApiError("method_not_supported_for_channel_type");
+      if (conv.isArchived) throw new ApiError("is_archived");
+      const bot = ctx.team.botUserId;
+      const already = conv.memberSet.has(bot);
+      if (!already) {
+        conv.members.push(bot);
+        conv.memberSet.add(bot);
+      }
+      const channel = convJson(ctx, conv, false);
+      if (!already) return { ok: true, channel };
+      return {
+        ok: true,
+        channel,
+        warning: "already_in_channel",
+        response_metadata: { warnings: ["already_in_channel"] },
+      };
+    },
+  },
+
   "conversations.open": {
     run: (ctx) => {
       const { team, store } = ctx;

@@ -261,6 +261,32 @@ describe("conversations", () => {
     expect(second.response_metadata?.next_cursor).toBe("");
   });
 
+  it("joins the bot to a public channel once, and refuses what Slack refuses", async () => {
+    fake.addChannel("T1", { id: "COPEN", name: "open", members: ["UA1"] });
+    const web = client("xoxb-acme");
+    const joined = await web.conversations.join({ channel: "COPEN" });
+    expect(joined.channel).toMatchObject({ id: "COPEN", is_member: true });
+    expect(joined.warning).toBeUndefined();
+    expect(fake.channelMembers("T1", "COPEN")).toEqual(["UA1", "UBOT1"]);
+    const again = await web.conversations.join({ channel: "COPEN" });
+    expect(again).toMatchObject({ ok: true, warning: "already_in_channel" });
+    expect(fake.channelMembers("T1", "COPEN")).toEqual(["UA1", "UBOT1"]);
+
+    expect(await platformError(web.conversations.join({ channel: "COLD" }))).toBe("is_archived");
+    expect(await platformError(web.conversations.join({ channel: "GSECRET" }))).toBe(
+      "method_not_supported_for_channel_type",
+    );
+    expect(await platformError(web.conversations.join({ channel: "GHIDDEN" }))).toBe("channel_not_found");
+    // Another workspace's channel does not exist for this token.
+    expect(await platformError(web.conversations.join({ channel: "CGLOBEX" }))).toBe("channel_not_found");
+    expect(await platformError(web.conversations.info({ channel: "CGLOBEX" }))).toBe("channel_not_found");
+
+    fake.addTeam({ id: "T3", name: "Initech", botToken: "xoxb-initech", botUserId: "UBOT3", scopes: "channels:read" });
+    fake.addChannel("T3", { id: "CINIT", name: "general", members: [] });
+    expect(await platformError(client("xoxb-initech").conversations.join({ channel: "CINIT" }))).toBe("missing_scope");
+    expect(fake.channelMembers("T3", "CINIT")).toEqual([]);
+  });
+
   it("opens one stable DM per user", async () => {
     const web = client("xoxb-acme");
     const first = await web.conversations.open({ users: "UA3" });

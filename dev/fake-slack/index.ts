@@ -114,6 +114,12 @@ export class FakeSlack {
     this.#store.addChannel(teamId, channel);
   }
 
+  /** The channel's members as they stand (after conversations.join), or undefined for an unknown channel. */
+  channelMembers(teamId: string, channelId: string): readonly string[] | undefined {
+    const conv = this.#store.team(teamId).convIndex.get(channelId);
+    return conv ? [...conv.members] : undefined;
+  }
+
   /** Later calls with this token get `token_revoked`, as after an uninstall. */
   revokeToken(token: string): void {
     const rec = this.#store.tokens.get(token);

@@ -12,6 +12,7 @@ import type {
 /** Every scope a method of the fake checks, so teams added without explicit scopes can call everything. */
 export const ALL_BOT_SCOPES = [
   "channels:history",
+  "channels:join",
   "channels:read",
   "chat:write",
   "chat:write.public",

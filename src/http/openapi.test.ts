@@ -87,6 +87,19 @@ describe("GET /openapi.json", () => {
     expect(doc.paths["/feed/{token}"]?.get?.security).toBeUndefined();
   });
 
+  it("documents the channel check of the schedule routes: a 400 for a channel the workspace lacks, a 500 when Slack is down", () => {
+    for (const path of ["/dashboard/api/standups", "/dashboard/api/schedules"]) {
+      for (const [method, at] of [
+        ["post", path],
+        ["put", `${path}/{id}`],
+      ] as const) {
+        const responses = doc.paths[at]?.[method]?.responses as Record<string, { description?: string }> | undefined;
+        expect(responses?.["400"]?.description, `${method} ${at}`).toMatch(/channel_id: no such channel/);
+        expect(responses?.["500"]?.description, `${method} ${at}`).toMatch(/Slack could not be reached/);
+      }
+    }
+  });
+
   it("documents the admin-only routes' 403", () => {
     for (const route of t.app.server.routeList.filter((r) => r.admin)) {
       const op = doc.paths[documentPath(route.url)]?.[route.method.toLowerCase()];

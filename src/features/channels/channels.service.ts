@@ -6,6 +6,18 @@ export interface ChannelView {
   name: string;
 }
 
+/** What conversations.info says about a channel, as far as using it as a reference needs. */
+export interface ChannelInfo {
+  id: string;
+  name: string;
+  isPrivate: boolean;
+  isArchived: boolean;
+  /** An IM or a group DM (MPIM ids start with G, as legacy private channels do). */
+  isDirect: boolean;
+  /** The app's bot user is in it. */
+  isMember: boolean;
+}
+
 const CACHE_MS = 60_000;
 
 interface Entry<T> {
@@ -15,13 +27,19 @@ interface Entry<T> {
 
 /**
  * Per-workspace cache of what Slack says about channels: the public channel list (the picker and the default
- * standup names ask often; Slack's list is paged and rate limited) and the members of a channel (participant
- * counts). A minute old at most; it only saves calls, nothing depends on it for correctness.
+ * standup names ask often; Slack's list is paged and rate limited), the members of a channel (participant
+ * counts) and single channels (reference checks). A minute old at most; it only saves calls, nothing depends
+ * on it for correctness.
  */
 export class ChannelDirectory {
   readonly #lists = new Map<string, Entry<ChannelView[]>>();
   /** A channel Slack would not list (deleted, private without the bot) is remembered as such, not asked again. */
   readonly #members = new Map<string, Entry<string[] | { failed: unknown }>>();
+  /**
+   * Only channels the app is in (and not archived): anything else is asked again, so inviting the app,
+   * unarchiving or granting a scope applies at once.
+   */
+  readonly #infos = new Map<string, Entry<ChannelInfo>>();
 
   constructor(private readonly deps: Pick<Deps, "chat" | "clock">) {}
 
@@ -88,6 +106,58 @@ export class ChannelDirectory {
     this.#members.set(key, { at, value: ids });
     return ids;
   }
+
+  /**
+   * conversations.info with the workspace's own token. Slack's refusals are thrown as they come: another
+   * workspace's channel, and a private one the app is not in, are both `channel_not_found`.
+   */
+  async info(teamId: string, channelId: string): Promise<ChannelInfo> {
+    const key = `${teamId}|${channelId}`;
+    const hit = this.#fresh(this.#infos, key);
+    if (hit) return hit;
+    const at = this.deps.clock.now().getTime();
+    const client = await this.deps.chat.forTeam(teamId, "read");
+    const { channel } = await client.conversations.info({ channel: channelId });
+    return this.#remember(key, at, toInfo(channelId, channel));
+  }
+
+  /**
+   * conversations.join: the app's bot joins a public channel (Slack answers ok, with a warning, when it is in
+   * already). Joining twice changes nothing, so the read client's bounded retry is safe here.
+   */
+  async join(teamId: string, channelId: string): Promise<ChannelInfo> {
+    const at = this.deps.clock.now().getTime();
+    const client = await this.deps.chat.forTeam(teamId, "read");
+    const { channel } = await client.conversations.join({ channel: channelId });
+    return this.#remember(`${teamId}|${channelId}`, at, { ...toInfo(channelId, channel), isMember: true });
+  }
+
+  #remember(key: string, at: number, info: ChannelInfo): ChannelInfo {
+    if (info.isMember && !info.isArchived && !info.isDirect) this.#infos.set(key, { at, value: info });
+    else this.#infos.delete(key);
+    return info;
+  }
+}
+
+type SlackChannel = {
+  id?: string;
+  name?: string;
+  is_private?: boolean;
+  is_archived?: boolean;
+  is_im?: boolean;
+  is_mpim?: boolean;
+  is_member?: boolean;
+};
+
+function toInfo(channelId: string, c: SlackChannel | undefined): ChannelInfo {
+  return {
+    id: c?.id ?? channelId,
+    name: c?.name ?? "",
+    isPrivate: c?.is_private === true,
+    isArchived: c?.is_archived === true,
+    isDirect: c?.is_im === true || c?.is_mpim === true,
+    isMember: c?.is_member === true,
+  };
 }
 
 const directories = new WeakMap<object, ChannelDirectory>();

@@ -7,12 +7,18 @@ import { restartTiming } from "../schedules/index.ts";
 import { claimNonce, issueLoginToken } from "../session/index.ts";
 import { endWorkspaceAccess } from "./access.ts";
 
+/**
+ * channels:join lets the bot join the public channel a standup posts in; groups:read lets it see a private
+ * channel it was invited to (the channel check and the run's member list).
+ */
 export const BOT_SCOPES = [
   "app_mentions:read",
   "channels:history",
+  "channels:join",
   "channels:read",
   "chat:write",
   "commands",
+  "groups:read",
   "im:history",
   "im:write",
   "reactions:write",

@@ -40,6 +40,8 @@ describe("install through OAuth", async () => {
       "im:history",
       "channels:read",
       "channels:history",
+      "channels:join",
+      "groups:read",
       "users:read",
       "users:read.email",
       "team:read",

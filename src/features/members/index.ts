@@ -1,6 +1,7 @@
 /** The members feature's public face: other features (and src/mcp, tests, demo, bench) import from here only. */
 export { memberJobs } from "./members.jobs.ts";
 export { memberListeners } from "./members.listeners.ts";
+export { requireMember, requireMembers } from "./members.refs.ts";
 export { ensureAdmin, findMember, type MemberRow, type Role, type SlackPerson, upsertPeople } from "./members.repo.ts";
 export { memberRoutes } from "./members.routes.ts";
 export {

@@ -43,6 +43,20 @@ export async function selectActiveMemberIds(ex: Executor, teamId: string, userId
   return found.map((r) => r.userId);
 }
 
+/** Which of these user ids are members of the workspace, active or not; unknown ids are absent. */
+export async function selectMemberStates(
+  ex: Executor,
+  teamId: string,
+  userIds: string[],
+): Promise<Map<string, { active: boolean }>> {
+  if (userIds.length === 0) return new Map();
+  const found = await ex
+    .select({ userId: members.userId, active: members.active })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), inArray(members.userId, userIds)));
+  return new Map(found.map((r) => [r.userId, { active: r.active }]));
+}
+
 /** Active members among these user ids with their Slack timezones. */
 export async function selectActiveMemberZones(
   ex: Executor,

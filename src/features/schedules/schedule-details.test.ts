@@ -16,6 +16,9 @@ describe("named standups: name, blocker question, reminder, member timezone, nex
   await t.installTeam(TEAM);
   const admin = await t.signIn(TEAM, "U0DETADMIN");
   t.fake.addChannel(TEAM, { id: "C0DETPUB", name: "platform-team", members: ["BT0DETBOT"] });
+  t.fake.addChannel(TEAM, { id: "C0DETOTHER", name: "other-team", members: ["B0DETBOT"] });
+  t.fake.addChannel(TEAM, { id: "C0DETTWICE", name: "twice", members: [] });
+  t.fake.addChannel(TEAM, { id: "G0DETPRIVATE", name: "secret", is_private: true, members: ["B0DETBOT"] });
 
   function call(method: "GET" | "POST" | "PUT", url: string, payload?: unknown) {
     if (payload === undefined) return t.inject({ method, url, headers: { cookie: admin } });
@@ -226,8 +229,12 @@ describe("next run, last run and participant count", async () => {
   });
 
   it("participant_count falls back to the last run's count when Slack cannot list the channel", async () => {
+    t.fake.addChannel(TEAM, { id: "C0NXTGONE", name: "gone", is_private: true, members: ["B0NXTBOT"] });
     const s = await create({ channel_id: "C0NXTGONE", schedule_time: "09:00" });
-    expect(s.participant_count).toBe(0);
+    // The app is removed from the private channel: Slack no longer shows it.
+    t.fake.addChannel(TEAM, { id: "C0NXTGONE", name: "gone", is_private: true, members: people });
+    t.clock.advance(2 * MINUTE);
+    expect((await listed(s.id)).participant_count).toBe(0);
     await seedRun(t.deps.db, {
       teamId: TEAM,
       scheduleId: s.id,

@@ -11,6 +11,15 @@ const PREFIXES = ["/dashboard/api/standups", "/dashboard/api/schedules"] as cons
 
 const byId = z.object({ id: z.string().describe("Schedule id") });
 const notFound = { 404: errorBody.describe("No such schedule in this workspace") };
+/** channel_id is checked with Slack (on PUT only when it changes): shape first, then the workspace's channels. */
+const channelErrors = {
+  400: errorBody.describe(
+    "Invalid input; the message names the field. Also a channel_id Slack does not show the app in this workspace " +
+      '(unknown, another workspace\'s, private without the app: "channel_id: no such channel in this workspace; …"), ' +
+      "an archived channel, or a public channel the app may not join",
+  ),
+  500: errorBody.describe("Slack could not be reached to check channel_id; nothing was stored"),
+};
 
 export function scheduleRoutes(app: App, deps: Deps): void {
   for (const prefix of PREFIXES) {
@@ -30,9 +39,9 @@ export function scheduleRoutes(app: App, deps: Deps): void {
       {
         config: { admin: true },
         schema: {
-          summary: "Create a schedule",
+          summary: "Create a schedule in a channel of the workspace (the app joins a public channel it is not in)",
           body: scheduleCreateInput,
-          response: { 201: schedule, ...adminErrors, ...mutationErrors },
+          response: { 201: schedule, ...adminErrors, ...mutationErrors, ...channelErrors },
         },
       },
       async (req, reply) => {
@@ -49,7 +58,7 @@ export function scheduleRoutes(app: App, deps: Deps): void {
           summary: "Change a schedule; omitted fields stay as they are",
           params: byId,
           body: scheduleUpdateInput,
-          response: { 200: schedule, ...adminErrors, ...mutationErrors, ...notFound },
+          response: { 200: schedule, ...adminErrors, ...mutationErrors, ...channelErrors, ...notFound },
         },
       },
       async (req) => updateSchedule(deps, requireSession(req).teamId, req.params.id, req.body),

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
+import { requireChannel } from "../channels/index.ts";
 import { DEFAULT_QUESTIONS } from "../templates/index.ts";
 import { presentSchedules, type ScheduleView } from "./schedules.details.ts";
 import {
@@ -82,19 +83,17 @@ async function defaultTimezone(deps: ReadDeps, teamId: string): Promise<string> 
   return canonicalTimezone(await workspaceTimezone(deps, teamId)) ?? "UTC";
 }
 
-export async function createSchedule(deps: ViewDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {
-  return present(deps, teamId, await storeSchedule(deps, teamId, input));
+/**
+ * The channel a schedule posts in must be one of the workspace's that Slack shows the app; a public channel the
+ * bot is not in is joined, so the run can post its thread there.
+ */
+async function requireStandupChannel(deps: ViewDeps, teamId: string, channelId: string): Promise<void> {
+  await requireChannel(deps, teamId, channelId, "channel_id", { join: true });
 }
 
-/** Creates the schedule and returns the stored row, without the Slack look-ups a view needs (demo, benchmarks). */
-export async function storeSchedule(
-  deps: Pick<Deps, "db" | "clock">,
-  teamId: string,
-  input: ScheduleCreate,
-): Promise<ScheduleRow> {
-  const now = deps.clock.now();
+/** The questions and the blocker question (as given, else the third when there is one); a 400 when it does not fit. */
+function questionsOf(input: ScheduleCreate): { questions: string[]; blockerQuestion: number | null } {
   const questions = input.questions ?? [...DEFAULT_QUESTIONS];
-  // Without a say, the third question is the blocker one when there is a third.
   const blockerQuestion =
     input.blocker_question !== undefined
       ? input.blocker_question
@@ -103,6 +102,26 @@ export async function storeSchedule(
         : null;
   const problem = blockerQuestionProblem(blockerQuestion, questions.length);
   if (problem) throw badRequest(problem);
+  return { questions, blockerQuestion };
+}
+
+export async function createSchedule(deps: ViewDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {
+  questionsOf(input); // the body's own problems answer before Slack is asked about the channel
+  await requireStandupChannel(deps, teamId, input.channel_id);
+  return present(deps, teamId, await storeSchedule(deps, teamId, input));
+}
+
+/**
+ * Creates the schedule and returns the stored row, without asking Slack: neither the channel check nor the
+ * look-ups a view needs (demo, benchmarks, test factories, which bring channels of their own).
+ */
+export async function storeSchedule(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  input: ScheduleCreate,
+): Promise<ScheduleRow> {
+  const now = deps.clock.now();
+  const { questions, blockerQuestion } = questionsOf(input);
   const values = {
     teamId,
     channelId: input.channel_id,
@@ -175,8 +194,15 @@ export async function updateSchedule(
   id: string,
   input: ScheduleUpdate,
 ): Promise<ScheduleView> {
-  if (!SCHEDULE_ID.test(id)) throw notFound("Schedule not found");
   const now = deps.clock.now();
+  const before = await findSchedule(deps, teamId, id);
+  if (input.channel_id !== undefined && input.channel_id !== before.channelId) {
+    // The body's own problems answer first (schedulePatch is pure); Slack is asked outside the transaction.
+    // A channel kept as it is is not checked again: a standup whose channel was archived stays editable (and
+    // should another edit move the channel meanwhile, this one puts back the channel it read, stored before).
+    schedulePatch(before, input, now);
+    await requireStandupChannel(deps, teamId, input.channel_id);
+  }
   const row = await deps.db.transaction(async (tx) => {
     const current = await lockSchedule(tx, teamId, id);
     if (!current) return undefined;

@@ -14,6 +14,20 @@ describe("schedules API", async () => {
   await t.installTeam("T0SCHB");
   await t.installTeam("T0SCHC");
   await t.addMember("T0SCHA", "U0SCHAMEMBER");
+  // Every channel a schedule names exists in its workspace on Slack (the create checks it there).
+  for (const [team, id, name] of [
+    ["T0SCHA", "C0STANDUP", "standup"],
+    ["T0SCHA", "C0DEFAULTS", "defaults"],
+    ["T0SCHA", "C0FIRST", "first"],
+    ["T0SCHA", "C0LATER", "later"],
+    ["T0SCHA", "C0DOOMED", "doomed"],
+    ["T0SCHB", "C0OTHERTEAM", "other-team"],
+    ["T0SCHB", "C0TEAMB", "team-b"],
+    ["T0SCHC", "C0CAL", "calendar"],
+  ] as const) {
+    t.fake.addChannel(team, { id, name, members: [] });
+  }
+  t.fake.addChannel("T0SCHA", { id: "G0PRIVATE", name: "private", is_private: true, members: ["B0SCHABOT"] });
   const admin = await t.signIn("T0SCHA", "U0SCHAADMIN");
   const member = await t.signIn("T0SCHA", "U0SCHAMEMBER");
   const adminB = await t.signIn("T0SCHB", "U0SCHBADMIN");
@@ -66,7 +80,7 @@ describe("schedules API", async () => {
       schedule_days: "mon,tue,wed,thu,fri",
       questions: [...DEFAULT_QUESTIONS],
       active: true,
-      name: "#C0DEFAULTS standup",
+      name: "#defaults standup",
       blocker_question: 3,
       reminder_minutes: 120,
       ask_in_member_timezone: false,
@@ -94,6 +108,7 @@ describe("schedules API", async () => {
       schedule_days: "mon,sun",
       questions: ["How are you?", "What next?"],
       active: false,
+      // The channel list holds public channels only: a private channel's standup is named by the id.
       name: "#G0PRIVATE standup",
       // Two questions: no third one to be the blocker question by default.
       blocker_question: null,

@@ -19,6 +19,7 @@ describe("no surprise runs: a date runs only if the timing was set before its st
   const t = await useTestApp();
   const TEAM = "T0QUIET";
   await t.installTeam(TEAM);
+  t.fake.addChannel(TEAM, { id: "C0QUIET", name: "quiet", members: ["B0QUIETBOT"] });
   const admin = await t.signIn(TEAM, "U0QUIETADMIN");
 
   async function send(method: "POST" | "PUT", url: string, at: string, body: Record<string, unknown>) {
