@@ -469,6 +469,23 @@ describe("faults", () => {
     expect(fake.callsTo("chat.postMessage").map((c) => c.ok)).toEqual([false, true]);
   });
 
+  it("answers a delayed call late, and still posts it when the client has gone away meanwhile", async () => {
+    fake.fail("chat.postMessage", { delayMs: 300 }, 2);
+    const web = client("xoxb-acme");
+    const started = Date.now();
+    await web.chat.postMessage({ channel: "CSTANDUP", text: "slow" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(fake.callsTo("chat.postMessage")[0]).toMatchObject({ ok: true });
+    expect(fake.callsTo("chat.postMessage")[0]?.faulted).toBeUndefined();
+
+    // The client gives up (a timeout, or its process dies) while the call waits: Slack acts on it all the same.
+    const gone = client("xoxb-acme", { timeout: 50 });
+    await expect(gone.chat.postMessage({ channel: "CSTANDUP", text: "abandoned" })).rejects.toThrow();
+    expect(fake.messages().map((m) => m.text)).toEqual(["slow"]);
+    await fake.waitFor((calls) => calls.length === 2, 2_000);
+    expect(fake.messages().map((m) => m.text)).toEqual(["slow", "abandoned"]);
+  });
+
   it("makes random faults reproducible by seed", async () => {
     const web = client("xoxb-acme");
     const pattern = async (seed: number) => {

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { appMethods } from "./app-methods.ts";
 import { chatMethods } from "./chat-methods.ts";
 import { ApiError, type Ctx, type MethodSpec, type Result } from "./context.ts";
-import { Faults, faultError } from "./faults.ts";
+import { Faults, faultError, isDelay } from "./faults.ts";
 import { avatarSvg, parseRequest, sendJson, sendText } from "./http.ts";
 import { readMethods } from "./read-methods.ts";
 import { Store } from "./store.ts";
@@ -155,7 +155,10 @@ export class FakeSlack {
     return this.#store.team(teamId).homeViews.get(userId);
   }
 
-  /** The next `times` calls to `method` fail with `fault`; queued faults are used in order. */
+  /**
+   * The next `times` calls to `method` fail with `fault` (or, for `{ delayMs }`, are answered that much later);
+   * queued faults are used in order.
+   */
   fail(method: string, fault: Fault, times = 1): void {
     this.#faults.add(method, fault, times);
   }
@@ -222,7 +225,10 @@ export class FakeSlack {
 
     // Faults come before anything else, like failures in front of Slack, and so change no state.
     const fault = this.#faults.take(method);
-    if (fault) {
+    if (fault && isDelay(fault)) {
+      await sleep(fault.delayMs);
+      call.at = store.now();
+    } else if (fault) {
       call.faulted = true;
       call.error = faultError(fault);
       this.#record(call);
@@ -262,7 +268,7 @@ export class FakeSlack {
     sendJson(res, 200, body, headers);
   }
 
-  #applyFault(req: IncomingMessage, res: ServerResponse, fault: Fault): void {
+  #applyFault(req: IncomingMessage, res: ServerResponse, fault: Exclude<Fault, { delayMs: number }>): void {
     if ("drop" in fault) {
       req.socket.destroy();
     } else if ("error" in fault) {
