@@ -173,6 +173,45 @@ describe("auth and workspaces", () => {
     expect(await platformError(anon.oauth.v2.access({ ...args, code: "never-issued" }))).toBe("invalid_code");
   });
 
+  it("approves GET /oauth/v2/authorize at once when told how, redirecting back with a one-time code and the state", async () => {
+    const base = fake.url.replace(/api\/$/, "");
+    const query = "client_id=cid&scope=chat:write,users:read&redirect_uri=http%3A%2F%2Flocalhost%2Fcb&state=s1";
+    expect((await fetch(`${base}oauth/v2/authorize?${query}`, { redirect: "manual" })).status).toBe(404);
+    fake.onAuthorize(({ scope }) => ({
+      team: { id: "T7", name: "Umbrella" },
+      botToken: "xoxb-authorized-7",
+      botUserId: "UBOT7",
+      scope,
+      authedUserId: "UADMIN7",
+    }));
+    try {
+      const res = await fetch(`${base}oauth/v2/authorize?${query}`, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      const back = new URL(res.headers.get("location")!);
+      expect(`${back.origin}${back.pathname}`).toBe("http://localhost/cb");
+      expect(back.searchParams.get("state")).toBe("s1");
+      const args = {
+        client_id: "cid",
+        client_secret: "x",
+        code: back.searchParams.get("code")!,
+        redirect_uri: "http://localhost/cb",
+      };
+      const exchanged = await client(undefined).oauth.v2.access(args);
+      expect(exchanged).toMatchObject({
+        ok: true,
+        access_token: "xoxb-authorized-7",
+        scope: "chat:write,users:read",
+        team: { id: "T7" },
+        authed_user: { id: "UADMIN7" },
+      });
+      expect(await platformError(client(undefined).oauth.v2.access({ ...args, redirect_uri: "http://evil/cb" }))).toBe(
+        "invalid_code",
+      );
+    } finally {
+      fake.onAuthorize(undefined);
+    }
+  });
+
   it("accepts client credentials by HTTP basic auth and checks them", async () => {
     const grant = { team: { id: "T8", name: "Pied" }, botToken: "xoxb-pied", botUserId: "UB8", scope: "chat:write" };
     fake.setOAuthCode("code-2", { ...grant, authedUserId: "U8", clientId: "cid", clientSecret: "secret" });
