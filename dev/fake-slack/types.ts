@@ -78,7 +78,12 @@ export type Fault =
   | { status: 429; retryAfter?: number }
   | { status: 500 | 502 | 503 | 504 }
   | { drop: true }
-  | { error: string };
+  | { error: string }
+  /**
+   * Slow in front of Slack: the call waits this long, then is handled and answered as usual. Like Slack, the
+   * fake acts on it even if the client has gone away meanwhile (timed out, or its process was killed).
+   */
+  | { delayMs: number };
 
 export interface RandomFaults {
   /** Omit to fault every method. */

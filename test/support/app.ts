@@ -22,6 +22,25 @@ import { freshDatabase } from "./database.ts";
 
 export const APP_URL = "http://localhost:3000";
 
+/**
+ * The configuration (as environment variables) of a test app on this database and fake Slack; app processes a test
+ * starts (test/support/app-process.ts) use it too, so they read the tokens the test app stored.
+ */
+export function testEnv(databaseUrl: string, chatApiUrl: string): Record<string, string> {
+  return {
+    NODE_ENV: "test",
+    APP_URL,
+    CHAT_CLIENT_ID: "test-client-id",
+    CHAT_CLIENT_SECRET: "test-client-secret",
+    CHAT_SIGNING_SECRET: TEST_SIGNING_SECRET,
+    SESSION_SECRET_KEY: "test-session-secret-key-0123456789abcdef",
+    DATABASE_URL: databaseUrl,
+    CHAT_API_URL: chatApiUrl,
+    CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
+    LOG_LEVEL: "WARNING",
+  };
+}
+
 export interface TestApp {
   app: Upbeat;
   deps: Deps;
@@ -70,16 +89,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const ownFake = !opts.fake;
   const database = opts.database ?? (await freshDatabase());
   const config = loadConfig({
-    NODE_ENV: "test",
-    APP_URL,
-    CHAT_CLIENT_ID: "test-client-id",
-    CHAT_CLIENT_SECRET: "test-client-secret",
-    CHAT_SIGNING_SECRET: TEST_SIGNING_SECRET,
-    SESSION_SECRET_KEY: "test-session-secret-key-0123456789abcdef",
-    DATABASE_URL: database.url.startsWith("pglite") ? "pglite://memory" : database.url,
-    CHAT_API_URL: fake.url,
-    CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
-    LOG_LEVEL: "WARNING",
+    ...testEnv(database.url.startsWith("pglite") ? "pglite://memory" : database.url, fake.url),
     ...opts.env,
   });
   const log = opts.log ?? pino({ level: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent" });
