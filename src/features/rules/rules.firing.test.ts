@@ -40,6 +40,7 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
   t.fake.addChannel(TEAM, { id: "C0FPLAT", name: "platform", members: ["U0FCAT", "U0FDAN", BOT] });
   t.fake.addChannel(TEAM, { id: ALERTS, name: "alerts", members: [ADMIN, BOT] });
   t.fake.addChannel(TEAM, { id: "C0FGONE", name: "doomed", members: [BOT] });
+  t.fake.addChannel(TEAM, { id: "G0FPRIV", name: "leads", members: [ADMIN, BOT], is_private: true });
   const teamStandup = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0FSTAND", time: "09:00" });
   const platform = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0FPLAT", time: "09:00" });
   await t.deps.db.execute(sql`update schedules set name = 'Platform sync' where id = ${platform}`);
@@ -82,6 +83,12 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
     action_target: "C0FGONE",
     schedule_id: platform,
   });
+  const platformBlockerToPrivate = await createRule({
+    trigger: "blocker_reported",
+    action: "post_to_channel",
+    action_target: "G0FPRIV",
+    schedule_id: platform,
+  });
   const participationToAlerts = await createRule({
     trigger: "participation_below",
     trigger_threshold: 60,
@@ -109,8 +116,9 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
   ]) {
     await createRule({ ...body, action: "post_to_channel", action_target: OTHER_ALERTS }, otherAdmin);
   }
-  // The channel goes away after the rule was saved.
+  // After the rules were saved, one channel is archived and the app is removed from the private one.
   t.fake.addChannel(TEAM, { id: "C0FGONE", name: "doomed", members: [BOT], is_archived: true });
+  t.fake.addChannel(TEAM, { id: "G0FPRIV", name: "leads", members: [ADMIN], is_private: true });
 
   t.clock.set("2026-03-02T09:00:10Z");
   const started = (await tick(t.deps)).started;
@@ -250,12 +258,18 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
       .filter((c) => c.args.channel === "C0FGONE");
     expect(gone.map((c) => c.error)).toEqual(["is_archived"]);
     expect((await firings(platformBlockerToGone)).map((f) => f.outcome)).toEqual(["gave_up:is_archived"]);
+    expect((await firings(platformBlockerToPrivate)).map((f) => f.outcome)).toEqual(["gave_up:channel_not_found"]);
+    expect(t.fake.callsTo("chat.postMessage").filter((c) => c.args.channel === "G0FPRIV")).toHaveLength(1);
     expect(await t.deps.queue.pending("rules.fire")).toBe(0);
     await t.deps.queue.drain();
     expect(t.fake.callsTo("chat.postMessage").filter((c) => c.args.channel === "C0FGONE")).toHaveLength(1);
     const warning = logLines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.msg === "workflow rule gave up: Slack or the workspace refuses its target");
+      .find(
+        (l) =>
+          l.msg === "workflow rule gave up: Slack or the workspace refuses its target" &&
+          l.rule_id === platformBlockerToGone,
+      );
     expect(warning).toMatchObject({
       level: 40,
       team_id: TEAM,
