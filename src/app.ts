@@ -9,6 +9,7 @@ import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installJobs, installListeners, installRoutes } from "./features/install/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
+import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
 import { standupJobs, standupListeners, standupRoutes, startScheduler } from "./features/standups/index.ts";
@@ -31,10 +32,12 @@ export interface Upbeat {
 /** Wires every feature: routes, Slack listeners and jobs. */
 export async function buildApp(deps: Deps): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
-  const bolt = createBolt(deps, receiver, [installListeners, memberListeners, standupListeners]);
+  const bolt = createBolt(deps, receiver, [installListeners, memberListeners, standupListeners, ruleListeners]);
   memberJobs(deps);
   installJobs(deps);
   standupJobs(deps);
+  ruleJobs(deps);
+  ruleSubscribers(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -49,6 +52,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     insightRoutes,
     exportRoutes,
     mcpKeyRoutes,
+    ruleRoutes,
     mcpRoutes,
     webRoutes,
   ]);

@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import type * as insights from "./insights.ts";
+import type * as rules from "./rules.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
+export * from "./rules.ts";
 export * from "./workspace.ts";
 
 /** The types the dashboard reads, inferred from the schemas the server answers with. */
@@ -38,3 +40,8 @@ export type TodayParticipant = z.output<typeof insights.todayParticipant>;
 export type Analytics = z.output<typeof insights.analytics>;
 export type MoodDay = z.output<typeof insights.moodDay>;
 export type MemberParticipation = z.output<typeof insights.memberParticipation>;
+export type Rule = z.output<typeof rules.rule>;
+export type RuleTrigger = Rule["trigger"];
+export type RuleAction = Rule["action"];
+/** What POST takes (PUT: any of these); trigger_threshold and schedule_id may be null. */
+export type RuleInput = Omit<Rule, "id" | "created_at">;

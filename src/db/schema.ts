@@ -5,6 +5,7 @@ import {
   boolean,
   customType,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -307,4 +308,58 @@ export const feedTokens = pgTable(
     createdAt: tstz("created_at").notNull(),
   },
   (t) => [uniqueIndex("feed_tokens_hash_uq").on(t.tokenHash)],
+);
+
+// ---- Workflow rules ---------------------------------------------------------------------------
+
+export type RuleTrigger = "blocker_reported" | "participation_below" | "mood_below";
+export type RuleAction = "post_to_channel" | "dm_admin";
+
+/** What happens when: a trigger (with its threshold) and an action on a target. At most 100 a workspace. */
+export const rules = pgTable(
+  "rules",
+  {
+    id: serial("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    trigger: text("trigger").$type<RuleTrigger>().notNull(),
+    /** Percent (participation_below) or average mood score 1–5 (mood_below); null for blocker_reported. */
+    triggerThreshold: doublePrecision("trigger_threshold"),
+    action: text("action").$type<RuleAction>().notNull(),
+    /** A channel id (post_to_channel) or an admin's user id (dm_admin). */
+    actionTarget: text("action_target").notNull(),
+    /** Only this standup's events; null: every standup of the workspace. */
+    scheduleId: text("schedule_id"),
+    active: boolean("active").notNull().default(true),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+    /** Bumped on every edit: an edit validated against one version is written only over that version. */
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [index("rules_team_trigger_idx").on(t.teamId, t.trigger)],
+);
+
+/**
+ * A rule fired for a subject: a response (blocker_reported) or a run (the close triggers). Inserted in the
+ * transaction of the event, under a unique key per rule and subject, so a rule fires at most once for it.
+ * Pruned after 90 days.
+ */
+export const ruleFirings = pgTable(
+  "rule_firings",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    ruleId: integer("rule_id").notNull(),
+    runId: bigint("run_id", { mode: "number" }).notNull(),
+    responseId: bigint("response_id", { mode: "number" }),
+    /** What the firing job did: posted, not_below, no_data, … (null until it ran). */
+    outcome: text("outcome"),
+    createdAt: tstz("created_at").notNull(),
+    doneAt: tstz("done_at"),
+  },
+  (t) => [
+    uniqueIndex("rule_firings_response_uq").on(t.ruleId, t.responseId).where(sql`${t.responseId} is not null`),
+    uniqueIndex("rule_firings_run_uq").on(t.ruleId, t.runId).where(sql`${t.responseId} is null`),
+    index("rule_firings_team_created_idx").on(t.teamId, t.createdAt),
+  ],
 );

@@ -18,6 +18,7 @@ const StandupEditorPage = lazy(() =>
 );
 const MembersPage = lazy(() => import("./pages/members.tsx").then((m) => ({ default: m.MembersPage })));
 const AiAccessPage = lazy(() => import("./pages/ai-access.tsx").then((m) => ({ default: m.AiAccessPage })));
+const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default: m.RulesPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 
 type Session =
@@ -43,6 +44,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
   if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
+  if (path === "/rules") return { title: "Rules", element: <RulesPage />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
   return {

@@ -15,6 +15,7 @@ export const NAV: NavItem[] = [
   { to: "/reports", label: "Reports" },
   { to: "/analytics", label: "Analytics" },
   { to: "/members", label: "Members", admin: true },
+  { to: "/rules", label: "Rules", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },
   { to: "/feed", label: "Public feed", admin: true },
 ];

@@ -8,6 +8,7 @@ import type {
   Me,
   Member,
   Reports,
+  Rule,
   Schedule,
   Stats,
   Template,
@@ -33,6 +34,7 @@ export const keys = {
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
   mcpConfig: () => ["mcp-config"] as const,
+  rules: () => ["rules"] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -100,4 +102,8 @@ export function useMcpKeys() {
 /** The snippets depend only on the server's address. */
 export function useMcpConfig() {
   return useQuery({ queryKey: keys.mcpConfig(), queryFn: get<McpConfigs>("/mcp-config"), staleTime: Infinity });
+}
+
+export function useRules() {
+  return useQuery({ queryKey: keys.rules(), queryFn: get<Rule[]>("/rules") });
 }
