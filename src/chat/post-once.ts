@@ -155,3 +155,60 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec): P
   }
   return send(deps, client, spec);
 }
+
+export interface CallSpec {
+  /** Unique name of this call, e.g. `kudos:react:T1:C1:1700000000.000100`. */
+  key: string;
+  teamId: string;
+  channel: string;
+}
+
+/**
+ * For Slack calls that leave nothing to look up afterwards (a reaction, an ephemeral message): the key is claimed
+ * before the call, so retries, restarts and second instances make it at most once. True when it was made now;
+ * false when it was made before. A definite failure (Slack said no) releases the claim for the next attempt. After
+ * an ambiguous one (a timeout, a dropped connection) the call may have gone through: it is repeated only when
+ * `repeatAmbiguous` says a repeat is harmless (reactions.add answers `already_reacted`).
+ */
+export async function callOnce(
+  deps: Deps,
+  spec: CallSpec,
+  call: () => Promise<unknown>,
+  opts: { repeatAmbiguous?: boolean } = {},
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const fresh = await deps.db
+    .insert(chatPosts)
+    .values({
+      key: spec.key,
+      teamId: spec.teamId,
+      channel: spec.channel,
+      state: "sending",
+      attempts: 1,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ key: chatPosts.key });
+  if (fresh.length === 0) {
+    const [row] = await deps.db.select().from(chatPosts).where(eq(chatPosts.key, spec.key));
+    if (!row) throw new PostInFlightError(spec.key);
+    if (row.state === "sent") return false;
+    const stale = row.state === "sending" && now.getTime() - row.updatedAt.getTime() >= STALE_MS;
+    if (row.state === "sending" && !stale) throw new PostInFlightError(spec.key);
+    if ((row.state === "unknown" || stale) && !opts.repeatAmbiguous) return false;
+    const won = await deps.db
+      .update(chatPosts)
+      .set({ state: "sending", attempts: row.attempts + 1, updatedAt: now })
+      .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.attempts, row.attempts)))
+      .returning({ key: chatPosts.key });
+    if (won.length === 0) throw new PostInFlightError(spec.key);
+  }
+  try {
+    await call();
+  } catch (err) {
+    await setState(deps, spec.key, classifySlackError(err) === "definite" ? "failed" : "unknown");
+    throw err;
+  }
+  await setState(deps, spec.key, "sent");
+  return true;
+}

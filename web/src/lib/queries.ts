@@ -3,6 +3,8 @@ import { api, query } from "./api.ts";
 import type {
   Analytics,
   Channel,
+  Kudo,
+  LeaderboardEntry,
   McpConfigs,
   McpKey,
   Me,
@@ -33,6 +35,8 @@ export const keys = {
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
   mcpConfig: () => ["mcp-config"] as const,
+  kudos: () => ["kudos"] as const,
+  leaderboard: (days: number) => ["kudos-leaderboard", days] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -100,4 +104,18 @@ export function useMcpKeys() {
 /** The snippets depend only on the server's address. */
 export function useMcpConfig() {
   return useQuery({ queryKey: keys.mcpConfig(), queryFn: get<McpConfigs>("/mcp-config"), staleTime: Infinity });
+}
+
+/** The workspace's newest kudos (the server sends at most 100). */
+export function useKudos() {
+  return useQuery({ queryKey: keys.kudos(), queryFn: get<Kudo[]>("/kudos") });
+}
+
+/** Who received the most kudos in the last `days` days; the previous period stays on screen while the next loads. */
+export function useLeaderboard(days: number) {
+  return useQuery({
+    queryKey: keys.leaderboard(days),
+    queryFn: get<LeaderboardEntry[]>(`/kudos/leaderboard${query({ days })}`),
+    placeholderData: keepPreviousData,
+  });
 }
