@@ -188,6 +188,15 @@ describe("kudos in channel messages", async () => {
     expect(notice).toMatchObject({ thread_ts: parent.ts, text: ":warning: You can't give kudos to yourself." });
   });
 
+  it("a mention of the bot itself is left out without a word", async () => {
+    const event = post("U0CAT", `<@${BOT}> kudos to <@U0FAY> for the dashboard`);
+    const before = t.fake.ephemerals().length;
+    await deliver(event);
+    await settle();
+    expect((await kudosOf(`msg:${CHANNEL}:${event.ts}`)).map((k) => k.to_user)).toEqual(["U0FAY"]);
+    expect(t.fake.ephemerals()).toHaveLength(before);
+  });
+
   it("a message without a mention gives nothing and says nothing", async () => {
     const event = post("U0ANA", "Kudos to the whole team!");
     const before = t.fake.ephemerals().length;

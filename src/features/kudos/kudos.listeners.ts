@@ -41,12 +41,13 @@ function personMessage(e: MessageEvent, teamId: string): (SlackMessage & { chann
  * person at most one kudo from a message, whichever delivery comes first.
  */
 export function kudosListeners(bolt: App, deps: Deps): void {
-  bolt.event("message", async ({ event, body }) => {
+  bolt.event("message", async ({ event, body, context }) => {
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;
     const m = personMessage(event as MessageEvent, teamId);
     if (!m) return;
-    const receivers = channelKudosReceivers(m.text ?? "");
+    // "@upbeat kudos to @ana" addresses the bot; it is not thanking it, so it is left out without a word.
+    const receivers = channelKudosReceivers(m.text ?? "").filter((id) => id !== context.botUserId);
     if (receivers.length === 0) return;
     const inThread = m.thread_ts && m.thread_ts !== m.ts ? { threadTs: m.thread_ts } : {};
     await giveKudos(deps, {

@@ -75,10 +75,14 @@ async function canReact(ex: Executor, teamId: string): Promise<boolean> {
 /** What the same checks would refuse now, without storing anything (the standup modal asks before it saves). */
 export async function previewKudos(
   deps: Pick<Deps, "db" | "clock">,
-  input: Pick<GiveInput, "teamId" | "fromUser" | "receivers">,
+  input: Pick<GiveInput, "teamId" | "fromUser" | "receivers"> & { sourceKey?: string },
 ): Promise<Refused[]> {
   const receivers = [...new Set(input.receivers)];
-  const { eligible, refused } = await screen(deps, input.teamId, input.fromUser, receivers);
+  const screened = await screen(deps, input.teamId, input.fromUser, receivers);
+  const refused = screened.refused;
+  // People this message already thanked get nothing new: the limit is not theirs to reach.
+  const before = input.sourceKey ? new Set(await selectReceiversOf(deps.db, input.teamId, input.sourceKey)) : new Set();
+  const eligible = screened.eligible.filter((u) => !before.has(u));
   if (eligible.length === 0) return refused;
   const today = todayIn(await workspaceTimezone(deps, input.teamId), deps.clock.now());
   const left = DAILY_KUDOS_LIMIT - (await countGivenOn(deps.db, input.teamId, input.fromUser, today));

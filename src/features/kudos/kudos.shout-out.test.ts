@@ -196,6 +196,12 @@ describe("the standup modal's shout-out", async () => {
     const one = await submit("U0CAT", { people: ["U0BEN"], message: "thanks" });
     expect(one.body).toBe("");
     expect((await kudosOf("U0CAT")).filter((k) => k.source === "standup").map((k) => k.to_user)).toEqual(["U0BEN"]);
+    // At the limit now, an edit may still name Ben, whom this answer already thanked.
+    const again = await submit("U0CAT", { people: ["U0BEN"], message: "thanks again" });
+    expect(again.body).toBe("");
+    const more = await submit("U0CAT", { people: ["U0BEN", "U0ANA"], message: "thanks" });
+    expect(more.json().errors.kudos_to).toMatch(/^You've reached the daily limit of 10 kudos: pick 1 person fewer/);
+    expect(await kudosOf("U0CAT")).toHaveLength(10);
   });
 
   it("a limit reached between the check and the save is told to the giver privately in the standup's channel", async () => {

@@ -44,6 +44,9 @@ export function shoutOutBlocks(): KnownBlock[] {
   ];
 }
 
+/** A standup answer is one message: its shout-out thanks each person once, however often it is edited. */
+const standupKey = (responseId: number) => `standup:${responseId}`;
+
 export interface ShoutOut {
   receivers: string[];
   message: string;
@@ -80,13 +83,20 @@ export async function checkShoutOut(
   teamId: string,
   userId: string,
   s: ShoutOut,
+  /** The answer being edited, whose shout-out may already have thanked some of these people. */
+  responseId?: number,
 ): Promise<Record<string, string>> {
   if (s.receivers.length === 0) return { [SHOUT_OUT.people]: "Pick who the kudos are for, or clear the message." };
   if (s.message === "") return { [SHOUT_OUT.message]: "Say what the kudos are for." };
   const length = charLength(s.message);
   if (length > MAX_KUDO_LENGTH)
     return { [SHOUT_OUT.message]: `At most ${MAX_KUDO_LENGTH} characters (this has ${length}).` };
-  const refused = await previewKudos(deps, { teamId, fromUser: userId, receivers: s.receivers });
+  const refused = await previewKudos(deps, {
+    teamId,
+    fromUser: userId,
+    receivers: s.receivers,
+    ...(responseId !== undefined ? { sourceKey: standupKey(responseId) } : {}),
+  });
   return refused.length > 0 ? { [SHOUT_OUT.people]: refusalProblem(refused) } : {};
 }
 
@@ -105,7 +115,7 @@ export async function giveShoutOut(
     message: input.shoutOut.message,
     channelId: input.channelId,
     source: "standup",
-    sourceKey: `standup:${input.responseId}`,
+    sourceKey: standupKey(input.responseId),
     noticeIn: { channelId: input.channelId },
   });
 }

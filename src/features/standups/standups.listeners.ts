@@ -14,7 +14,7 @@ import {
 } from "./answers.service.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
-import { findParticipant, findRun } from "./runs.repo.ts";
+import { findParticipant, findResponseOfRun, findRun } from "./runs.repo.ts";
 
 interface ActionBody {
   team?: { id?: string };
@@ -115,13 +115,15 @@ export function standupListeners(bolt: App, deps: Deps): void {
     const mood = values.mood?.mood?.selected_option?.value ?? null;
     // The shout-out is checked before the answer is saved, so a problem with it loses nothing typed.
     const shoutOut = readShoutOut(values);
+    const run = shoutOut ? await findRun(deps.db, teamId, runId) : undefined;
     if (shoutOut) {
-      const errors = await checkShoutOut(deps, teamId, userId, shoutOut);
+      // An edit may name people its earlier save already thanked: those cost nothing of the daily limit.
+      const earlier = run ? await findResponseOfRun(deps.db, run.id, userId) : undefined;
+      const errors = await checkShoutOut(deps, teamId, userId, shoutOut, earlier?.id);
       if (Object.keys(errors).length > 0) return ack({ response_action: "errors", errors });
     }
     const outcome = await submitResponse(deps, { teamId, runId, userId, answers, mood });
     if (outcome.ok) {
-      const run = shoutOut ? await findRun(deps.db, teamId, runId) : undefined;
       if (shoutOut && run) {
         await giveShoutOut(deps, {
           teamId,
