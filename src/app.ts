@@ -7,6 +7,7 @@ import { channelRoutes } from "./features/channels/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installJobs, installListeners, installRoutes } from "./features/install/index.ts";
+import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
@@ -25,6 +26,8 @@ export interface Upbeat {
   readonly bolt: BoltApp;
   /** Starts background work (queue workers, scheduler). Listening is the caller's choice. */
   start(): Promise<void>;
+  /** Waits until the chat events acknowledged so far have been handled (tests read their effects after it). */
+  settle(): Promise<void>;
   /** Stops taking requests, lets in-flight ones finish (up to 10 s), stops the workers, closes the database. */
   stop(): Promise<void>;
 }
@@ -32,12 +35,19 @@ export interface Upbeat {
 /** Wires every feature: routes, Slack listeners and jobs. */
 export async function buildApp(deps: Deps): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
-  const bolt = createBolt(deps, receiver, [installListeners, memberListeners, standupListeners, ruleListeners]);
+  const bolt = createBolt(deps, receiver, [
+    installListeners,
+    memberListeners,
+    standupListeners,
+    ruleListeners,
+    kudosListeners,
+  ]);
   memberJobs(deps);
   installJobs(deps);
   standupJobs(deps);
   ruleJobs(deps);
   ruleSubscribers(deps);
+  kudosJobs(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -51,6 +61,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     feedRoutes,
     insightRoutes,
     exportRoutes,
+    kudosRoutes,
     mcpKeyRoutes,
     ruleRoutes,
     mcpRoutes,
@@ -66,6 +77,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       await deps.queue.start();
       if (deps.queue.settings.workers) stopScheduler = startScheduler(deps);
     },
+    settle: () => receiver.settle(),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -13,7 +13,7 @@ import { ApiError, type Ctx, type MethodSpec, type Result } from "./context.ts";
 import { Faults, faultError, isDelay } from "./faults.ts";
 import { avatarSvg, parseRequest, sendJson, sendText } from "./http.ts";
 import { readMethods } from "./read-methods.ts";
-import { Store } from "./store.ts";
+import { Store, snapshot } from "./store.ts";
 import type {
   FakeChannelInput,
   FakeEphemeral,
@@ -166,9 +166,38 @@ export class FakeSlack {
     return this.#store.openDm(this.#store.team(teamId), userId).conv.id;
   }
 
-  /** Messages the bot posted and has not deleted, oldest first, as they stand after updates. */
+  /** Messages the bot posted and has not deleted, oldest first, as they stand after updates (not people's). */
   messages(channelId?: string): readonly FakeMessage[] {
     return this.#store.messagesIn(channelId);
+  }
+
+  /**
+   * A person's message in a channel, as if typed in Slack (the test then sends the event that announces it), so
+   * methods that act on it (reactions.add) find it. Returns its ts.
+   */
+  postAsUser(
+    teamId: string,
+    channelId: string,
+    userId: string,
+    text: string,
+    opts: { threadTs?: string } = {},
+  ): string {
+    const team = this.#store.team(teamId);
+    const conv = team.convIndex.get(channelId);
+    if (!conv) throw new Error(`fake-slack: unknown channel ${channelId}; call addChannel first`);
+    const msg = this.#store.addMessage(team, conv, {
+      text,
+      user: userId,
+      bot_id: "",
+      ...(opts.threadTs ? { thread_ts: opts.threadTs } : {}),
+    });
+    return msg.ts;
+  }
+
+  /** One message (the bot's or a person's) as it stands, or undefined when there is none or it was deleted. */
+  message(teamId: string, channelId: string, ts: string): FakeMessage | undefined {
+    const msg = this.#store.message(teamId, channelId, ts);
+    return msg ? snapshot(msg) : undefined;
   }
 
   ephemerals(channelId?: string): readonly FakeEphemeral[] {

@@ -119,13 +119,14 @@ export interface FakeReaction {
   count: number;
 }
 
-/** A message the bot posted, as it stands now (after updates). */
+/** A message the bot posted (or a person's, from postAsUser), as it stands now (after updates). */
 export interface FakeMessage {
   teamId: string;
   channel: string;
   ts: string;
   text: string;
   user: string;
+  /** Empty for a person's message. */
   bot_id: string;
   blocks?: unknown[];
   attachments?: unknown[];

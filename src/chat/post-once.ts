@@ -239,3 +239,64 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec, op
   }
   return send(deps.db, client, spec, claim, row.state !== "failed");
 }
+
+export interface CallSpec {
+  /** Unique name of this call, e.g. `kudos:react:T1:C1:1700000000.000100`. */
+  key: string;
+  teamId: string;
+  channel: string;
+}
+
+/**
+ * For Slack calls that leave nothing to look up afterwards (a reaction, an ephemeral message): the key is claimed
+ * before the call, so retries, restarts and second instances make it at most once. True when it was made now;
+ * false when it was made before. A definite failure (Slack said no) releases the claim for the next attempt. After
+ * an ambiguous one (a timeout, a dropped connection) the call may have gone through: it is repeated only when
+ * `repeatAmbiguous` says a repeat is harmless (reactions.add answers `already_reacted`).
+ */
+export async function callOnce(
+  deps: Deps,
+  spec: CallSpec,
+  call: () => Promise<unknown>,
+  opts: { repeatAmbiguous?: boolean } = {},
+): Promise<boolean> {
+  const fresh = await deps.db
+    .insert(chatPosts)
+    .values({
+      key: spec.key,
+      teamId: spec.teamId,
+      channel: spec.channel,
+      state: "sending",
+      attempts: 1,
+      updatedAt: sql`now()`,
+    })
+    .onConflictDoNothing()
+    .returning({ key: chatPosts.key });
+  let claim: Claim = { key: spec.key, attempts: 1 };
+  if (fresh.length === 0) {
+    const row = await readClaim(deps.db, spec.key);
+    if (!row) throw new PostInFlightError(spec.key);
+    if (row.state === "sent") return false;
+    // A fresh `sending` claim is another worker's call in flight; a stale one, or an `unknown` outcome, may have
+    // gone through: repeated only when harmless, and only once Slack has had time to finish the earlier call.
+    const stale = row.ageMs >= CLAIM_STALE_SECONDS * 1000;
+    if (row.state === "sending" && !stale) throw new PostInFlightError(spec.key);
+    if (row.state !== "failed" && !opts.repeatAmbiguous) return false;
+    if (row.state === "unknown" && !stale) throw new PostInFlightError(spec.key);
+    claim = { key: spec.key, attempts: row.attempts + 1 };
+    const won = await deps.db
+      .update(chatPosts)
+      .set({ state: "sending", attempts: claim.attempts, updatedAt: sql`now()` })
+      .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.attempts, row.attempts)))
+      .returning({ key: chatPosts.key });
+    if (won.length === 0) throw new PostInFlightError(spec.key);
+  }
+  try {
+    await call();
+  } catch (err) {
+    await setState(deps.db, claim, classifySlackError(err) === "definite" ? "failed" : "unknown");
+    throw err;
+  }
+  await setState(deps.db, claim, "sent");
+  return true;
+}

@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import type * as insights from "./insights.ts";
+import type * as kudos from "./kudos.ts";
 import type * as rules from "./rules.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
+export * from "./kudos.ts";
 export * from "./rules.ts";
 export * from "./workspace.ts";
 
@@ -45,3 +47,5 @@ export type RuleTrigger = Rule["trigger"];
 export type RuleAction = Rule["action"];
 /** What POST takes (PUT: any of these); trigger_threshold and schedule_id may be null. */
 export type RuleInput = Omit<Rule, "id" | "created_at">;
+export type Kudo = z.output<typeof kudos.kudo>;
+export type LeaderboardEntry = z.output<typeof kudos.leaderboardEntry>;

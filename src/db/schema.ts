@@ -123,6 +123,8 @@ export const schedules = pgTable(
     reminderMinutes: integer("reminder_minutes").default(120),
     /** Ask each participant at schedule_time in their own Slack timezone, dated by their own calendar. */
     askInMemberTimezone: boolean("ask_in_member_timezone").notNull().default(false),
+    /** The answer modal has an optional shout-out field that gives kudos. */
+    kudosField: boolean("kudos_field").notNull().default(false),
     /**
      * When the timing (time, zone, days, active, member-timezone mode) last changed: a date runs only if
      * its start time comes after this, so creating or editing a schedule never starts a run in the past.
@@ -361,5 +363,37 @@ export const ruleFirings = pgTable(
     uniqueIndex("rule_firings_response_uq").on(t.ruleId, t.responseId).where(sql`${t.responseId} is not null`),
     uniqueIndex("rule_firings_run_uq").on(t.ruleId, t.runId).where(sql`${t.responseId} is null`),
     index("rule_firings_team_created_idx").on(t.teamId, t.createdAt),
+  ],
+);
+
+// ---- Kudos ----------------------------------------------------------------------------------------
+
+export type KudoSource = "message" | "command" | "standup";
+
+/**
+ * One row per person a kudo went to. Kept for good (the product's data). The unique key is the claim that a
+ * message (a channel message, a slash command, a standup's shout-out) gives each person at most one kudo.
+ */
+export const kudos = pgTable(
+  "kudos",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    fromUser: text("from_user").notNull(),
+    toUser: text("to_user").notNull(),
+    message: text("message").notNull(),
+    /** Where it was given: the message's channel, the command's, the standup's. */
+    channelId: text("channel_id").notNull(),
+    source: text("source").$type<KudoSource>().notNull(),
+    /** `msg:<channel>:<ts>`, `cmd:<trigger id>` or `standup:<response id>`. */
+    sourceKey: text("source_key").notNull(),
+    /** The workspace's date when it was given: the daily limit counts by it. */
+    givenOn: date("given_on", { mode: "string" }).notNull(),
+    createdAt: tstz("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("kudos_source_receiver_uq").on(t.teamId, t.sourceKey, t.toUser),
+    index("kudos_team_created_idx").on(t.teamId, t.createdAt, t.id),
+    index("kudos_team_giver_day_idx").on(t.teamId, t.fromUser, t.givenOn),
   ],
 );

@@ -48,8 +48,14 @@ export interface TestApp {
   fake: FakeSlack;
   database: Database;
   inject: Upbeat["server"]["inject"];
-  /** Installs a workspace (database row + fake Slack team) with an admin installer. */
-  installTeam(teamId: string, opts?: { name?: string; installer?: string; botToken?: string }): Promise<void>;
+  /**
+   * Installs a workspace (database row + fake Slack team) with an admin installer. `scopes` (comma-separated) are
+   * what the installation was granted, in the database and at the fake; default chat:write,commands,reactions:write.
+   */
+  installTeam(
+    teamId: string,
+    opts?: { name?: string; installer?: string; botToken?: string; scopes?: string },
+  ): Promise<void>;
   addMember(
     teamId: string,
     userId: string,
@@ -115,7 +121,13 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     async installTeam(teamId, o = {}) {
       const botToken = o.botToken ?? `xoxb-${teamId.toLowerCase()}-token`;
       const installer = o.installer ?? `U${teamId.slice(1)}ADMIN`;
-      fake.addTeam({ id: teamId, name: o.name ?? `Team ${teamId}`, botToken, botUserId: `B${teamId.slice(1)}BOT` });
+      fake.addTeam({
+        id: teamId,
+        name: o.name ?? `Team ${teamId}`,
+        botToken,
+        botUserId: `B${teamId.slice(1)}BOT`,
+        ...(o.scopes !== undefined ? { scopes: o.scopes } : {}),
+      });
       await upsertInstallation(
         deps.db,
         {
@@ -123,7 +135,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
           teamName: o.name ?? `Team ${teamId}`,
           botUserId: `B${teamId.slice(1)}BOT`,
           botTokenEnc: encryptSecret(deps.keys.tokenEncryption, botToken),
-          scopes: "chat:write,commands,reactions:write",
+          scopes: o.scopes ?? "chat:write,commands,reactions:write",
           installerUserId: installer,
         },
         clock.now(),

@@ -14,6 +14,7 @@ export const NAV: NavItem[] = [
   { to: "/standups", label: "Standups" },
   { to: "/reports", label: "Reports" },
   { to: "/analytics", label: "Analytics" },
+  { to: "/kudos", label: "Kudos" },
   { to: "/members", label: "Members", admin: true },
   { to: "/rules", label: "Rules", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },

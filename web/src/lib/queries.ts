@@ -3,6 +3,8 @@ import { api, query } from "./api.ts";
 import type {
   Analytics,
   Channel,
+  Kudo,
+  LeaderboardEntry,
   McpConfigs,
   McpKey,
   Me,
@@ -35,6 +37,8 @@ export const keys = {
   mcpKeys: () => ["mcp-keys"] as const,
   mcpConfig: () => ["mcp-config"] as const,
   rules: () => ["rules"] as const,
+  kudos: () => ["kudos"] as const,
+  leaderboard: (days: number) => ["kudos-leaderboard", days] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -106,4 +110,18 @@ export function useMcpConfig() {
 
 export function useRules() {
   return useQuery({ queryKey: keys.rules(), queryFn: get<Rule[]>("/rules") });
+}
+
+/** The workspace's newest kudos (the server sends at most 100). */
+export function useKudos() {
+  return useQuery({ queryKey: keys.kudos(), queryFn: get<Kudo[]>("/kudos") });
+}
+
+/** Who received the most kudos in the last `days` days; the previous period stays on screen while the next loads. */
+export function useLeaderboard(days: number) {
+  return useQuery({
+    queryKey: keys.leaderboard(days),
+    queryFn: get<LeaderboardEntry[]>(`/kudos/leaderboard${query({ days })}`),
+    placeholderData: keepPreviousData,
+  });
 }
