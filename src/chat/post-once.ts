@@ -278,11 +278,9 @@ export async function callOnce(
     if (!row) throw new PostInFlightError(spec.key);
     if (row.state === "sent") return false;
     // A fresh `sending` claim is another worker's call in flight; a stale one, or an `unknown` outcome, may have
-    // gone through: repeated only when harmless, and only once Slack has had time to finish the earlier call.
-    const stale = row.ageMs >= CLAIM_STALE_SECONDS * 1000;
-    if (row.state === "sending" && !stale) throw new PostInFlightError(spec.key);
+    // gone through, so it is repeated only when a repeat is harmless (Slack answers it with already_reacted).
+    if (row.state === "sending" && row.ageMs < CLAIM_STALE_SECONDS * 1000) throw new PostInFlightError(spec.key);
     if (row.state !== "failed" && !opts.repeatAmbiguous) return false;
-    if (row.state === "unknown" && !stale) throw new PostInFlightError(spec.key);
     claim = { key: spec.key, attempts: row.attempts + 1 };
     const won = await deps.db
       .update(chatPosts)

@@ -24,6 +24,7 @@ describe("the standup modal's shout-out", async () => {
   }
   t.fake.addUser(TEAM, { id: "U0ROBOT", name: "robot", real_name: "Robot", is_bot: true });
   t.fake.addChannel(TEAM, { id: CHANNEL, name: "shout", members: [...PEOPLE, "U0ROBOT", "B0SHOUTBOT"] });
+  t.fake.addChannel(TEAM, { id: "C0OTHER", name: "other", members: PEOPLE });
   const admin = await t.signIn(TEAM, ADMIN);
   const api = (method: "POST" | "PUT", url: string, body: unknown) =>
     t.inject({
