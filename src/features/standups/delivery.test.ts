@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { ageUnknownClaims, drainAgingClaims } from "../../../test/support/claims.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { tick } from "./scheduler.ts";
@@ -50,7 +51,7 @@ describe("delivery when Slack fails", async () => {
     t.fake.reset();
     t.fake.fail("chat.postMessage", { status: 500 }, 4);
     const run = await startRun(["U0B1", "U0B2"]);
-    await t.deps.queue.drain();
+    await drainAgingClaims(t.deps);
     for (const u of ["U0B1", "U0B2"]) expect(run.dms(u), u).toBe(1);
   });
 
@@ -58,7 +59,7 @@ describe("delivery when Slack fails", async () => {
     t.fake.reset();
     t.fake.fail("chat.postMessage", { drop: true }, 2);
     const run = await startRun(["U0C1", "U0C2"]);
-    await t.deps.queue.drain();
+    await drainAgingClaims(t.deps);
     for (const u of ["U0C1", "U0C2"]) expect(run.dms(u), u).toBe(1);
     expect(t.fake.messages(`C0DLV${n}`).filter((m) => !m.thread_ts)).toHaveLength(1);
     const retried = await rows<{ attempts: number }>(
@@ -88,6 +89,7 @@ describe("delivery when Slack fails", async () => {
     await t.deps.db.execute(
       sql`insert into chat_posts (key, team_id, channel, state, attempts, updated_at) values (${key}, ${run.teamId}, ${channel}, 'unknown', 1, now())`,
     );
+    await ageUnknownClaims(t.deps);
     await t.deps.queue.drain();
     expect(run.dms("U0D1")).toBe(1);
     const [claim] = await rows<{ state: string; ts: string }>(
