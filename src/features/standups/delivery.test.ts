@@ -99,6 +99,36 @@ describe("delivery when Slack fails", async () => {
     expect(claim!.state).toBe("sent");
   });
 
+  it("an ask Slack refuses for good: that member is not reminded, and the summary does not name them", async () => {
+    t.fake.reset();
+    t.fake.fail("chat.postMessage", { delayMs: 0 }); // the parent message
+    t.fake.fail("chat.postMessage", { error: "invalid_blocks" }); // one of the asks: the job gives up
+    const people = ["U0F1", "U0F2"];
+    const run = await startRun(people);
+    await t.deps.queue.drain();
+    const refused = people.find((u) => run.dms(u) === 0)!;
+    const asked = people.find((u) => run.dms(u) === 1)!;
+    expect(refused).toBeDefined();
+    expect(asked).toBeDefined();
+
+    const day = t.clock.now().toISOString().slice(0, 10);
+    t.clock.set(`${day}T11:00:10Z`);
+    await tick(t.deps);
+    await t.deps.queue.drain();
+    t.clock.set(`${day}T23:59:59Z`);
+    t.clock.advance(15_000);
+    await tick(t.deps);
+    await t.deps.queue.drain();
+
+    const dmTexts = (u: string) => t.fake.messages(t.fake.dmFor(run.teamId, u)).map((m) => m.text);
+    expect(dmTexts(refused)).toEqual([]);
+    expect(dmTexts(asked)).toEqual([expect.stringMatching(/^Time for standup/), expect.stringMatching(/^Reminder:/)]);
+    const summaries = t.fake.messages(`C0DLV${n}`).filter((m) => m.text.startsWith("Standup closed"));
+    expect(summaries.map((m) => m.text)).toEqual(["Standup closed: 0/1 answered (0%)"]);
+    expect(JSON.stringify(summaries[0]!.blocks)).toContain(asked);
+    expect(JSON.stringify(summaries[0]!.blocks)).not.toContain(refused);
+  });
+
   it("a revoked installation stops its run: no DMs, the jobs end without retrying", async () => {
     t.fake.reset();
     const run = await startRun(["U0E1", "U0E2"]);
