@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import type * as insights from "./insights.ts";
+import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
+export * from "./webhooks.ts";
 export * from "./workspace.ts";
 
 /** The types the dashboard reads, inferred from the schemas the server answers with. */
@@ -38,3 +40,7 @@ export type TodayParticipant = z.output<typeof insights.todayParticipant>;
 export type Analytics = z.output<typeof insights.analytics>;
 export type MoodDay = z.output<typeof insights.moodDay>;
 export type MemberParticipation = z.output<typeof insights.memberParticipation>;
+export type WebhookEventType = z.output<typeof webhooks.webhookEventType>;
+export type WebhookEndpoint = z.output<typeof webhooks.webhookEndpoint>;
+export type CreatedWebhookEndpoint = z.output<typeof webhooks.createdWebhookEndpoint>;
+export type WebhookDelivery = z.output<typeof webhooks.webhookDelivery>;
