@@ -18,6 +18,7 @@ const StandupEditorPage = lazy(() =>
 );
 const MembersPage = lazy(() => import("./pages/members.tsx").then((m) => ({ default: m.MembersPage })));
 const AiAccessPage = lazy(() => import("./pages/ai-access.tsx").then((m) => ({ default: m.AiAccessPage })));
+const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 
 type Session =
@@ -44,6 +45,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
+  if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
   return {
     title: "Page not found",

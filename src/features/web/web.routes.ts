@@ -14,6 +14,7 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "analytics",
   "members",
   "ai-access",
+  "webhooks",
   "feed",
 ]);
 

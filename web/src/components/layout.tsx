@@ -16,6 +16,7 @@ export const NAV: NavItem[] = [
   { to: "/analytics", label: "Analytics" },
   { to: "/members", label: "Members", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },
+  { to: "/webhooks", label: "Webhooks", admin: true },
   { to: "/feed", label: "Public feed", admin: true },
 ];
 

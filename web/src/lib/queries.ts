@@ -12,6 +12,8 @@ import type {
   Stats,
   Template,
   Today,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./types.ts";
 
 /** A range of days as the server takes it: two dates, or the last N days in the workspace's timezone. */
@@ -33,6 +35,8 @@ export const keys = {
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
   mcpConfig: () => ["mcp-config"] as const,
+  webhooks: () => ["webhooks"] as const,
+  webhookDeliveries: (id: number) => ["webhooks", id, "deliveries"] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -100,4 +104,18 @@ export function useMcpKeys() {
 /** The snippets depend only on the server's address. */
 export function useMcpConfig() {
   return useQuery({ queryKey: keys.mcpConfig(), queryFn: get<McpConfigs>("/mcp-config"), staleTime: Infinity });
+}
+
+export function useWebhooks() {
+  return useQuery({ queryKey: keys.webhooks(), queryFn: get<WebhookEndpoint[]>("/webhooks") });
+}
+
+/** An endpoint's deliveries log; while one is still pending it refreshes every 5 seconds. */
+export function useWebhookDeliveries(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.webhookDeliveries(id),
+    queryFn: get<WebhookDelivery[]>(`/webhooks/${id}/deliveries`),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.some((d) => d.status === "pending") ? 5_000 : false),
+  });
 }

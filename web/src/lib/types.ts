@@ -6,6 +6,7 @@ export type {
   Analytics,
   Channel,
   CreatedMcpKey,
+  CreatedWebhookEndpoint,
   FeedToken,
   LastRun,
   McpClientConfig,
@@ -29,4 +30,7 @@ export type {
   Today,
   TodayParticipant,
   TodayStandup,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
 } from "../../../src/contract/index.ts";
