@@ -138,7 +138,7 @@ const WHY: Record<DisableReason, string> = {
 /** Tells every admin of the workspace by DM, once per admin per disabling (the postOnce key). */
 async function noticeDisabled(deps: JobDeps, p: { teamId: string; endpointId: number; disabledAt: string }) {
   const endpoint = await findEndpoint(deps.db, p.teamId, p.endpointId);
-  // Deleted meanwhile, or enabled again by being added anew: nothing to say.
+  // Deleted meanwhile (or not this disabling): nothing to say.
   if (!endpoint?.disabledAt || endpoint.disabledAt.toISOString() !== p.disabledAt) return;
   const reason = (endpoint.disabledReason ?? "failing") as DisableReason;
   const text =

@@ -111,11 +111,10 @@ export function useWebhooks() {
 }
 
 /** An endpoint's deliveries log; while one is still pending it refreshes every 5 seconds. */
-export function useWebhookDeliveries(id: number, enabled: boolean) {
+export function useWebhookDeliveries(id: number) {
   return useQuery({
     queryKey: keys.webhookDeliveries(id),
     queryFn: get<WebhookDelivery[]>(`/webhooks/${id}/deliveries`),
-    enabled,
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === "pending") ? 5_000 : false),
   });
 }

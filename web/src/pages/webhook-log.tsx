@@ -19,7 +19,7 @@ function lastAnswer(d: WebhookDelivery): string {
 
 /** An endpoint's last 100 deliveries, newest first; refreshes while one is still pending. */
 export function DeliveryLog({ endpointId, url }: { endpointId: number; url: string }) {
-  const deliveries = useWebhookDeliveries(endpointId, true);
+  const deliveries = useWebhookDeliveries(endpointId);
   return (
     <QueryView query={deliveries} loading="Loading deliveries…">
       {(list) =>
