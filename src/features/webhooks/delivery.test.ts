@@ -283,16 +283,17 @@ describe("webhook deliveries", async () => {
     });
   });
 
-  it("a receiver slower than 10 s: the attempt times out and says so", async () => {
+  it("a receiver slower than 10 s: the attempt times out at 10 s and says so", async () => {
     receiver.received.length = 0;
-    receiver.respond(() => ({ status: 200, delayMs: 12_000 }));
+    receiver.respond(() => ({ status: 200, delayMs: 25_000 }));
     const endpoint = await create(`${receiver.origin}/slow`);
     const queued = await sendTest(endpoint.id);
     const started = Date.now();
     await t.deps.queue.drain();
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(9_900);
-    expect(took).toBeLessThan(11_900);
+    // Well before the receiver would answer (25 s), with room for a busy machine.
+    expect(took).toBeLessThan(18_000);
     expect(receiver.received).toHaveLength(1);
     expect(await delivery(queued.id)).toMatchObject({
       status: "pending",
