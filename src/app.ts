@@ -17,6 +17,7 @@ import { standupJobs, standupListeners, standupRoutes, startScheduler } from "./
 import { systemRoutes } from "./features/system/index.ts";
 import { templateRoutes } from "./features/templates/index.ts";
 import { webRoutes } from "./features/web/index.ts";
+import { startWebhookSweeper, webhookEvents, webhookJobs, webhookRoutes } from "./features/webhooks/index.ts";
 import { buildServer } from "./http/server.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 
@@ -48,6 +49,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   ruleJobs(deps);
   ruleSubscribers(deps);
   kudosJobs(deps);
+  webhookJobs(deps);
+  webhookEvents(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -64,24 +67,30 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     kudosRoutes,
     mcpKeyRoutes,
     ruleRoutes,
+    webhookRoutes,
     mcpRoutes,
     webRoutes,
   ]);
   let stopped = false;
   let stopScheduler: (() => void) | undefined;
+  let stopSweeper: (() => void) | undefined;
   return {
     deps,
     server,
     bolt,
     async start() {
       await deps.queue.start();
-      if (deps.queue.settings.workers) stopScheduler = startScheduler(deps);
+      if (deps.queue.settings.workers) {
+        stopScheduler = startScheduler(deps);
+        stopSweeper = startWebhookSweeper(deps);
+      }
     },
     settle: () => receiver.settle(),
     async stop() {
       if (stopped) return;
       stopped = true;
       stopScheduler?.();
+      stopSweeper?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -26,6 +26,11 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Behind a load balancer: how many proxy hops to trust for the client address (0 = none). */
   readonly trustProxyHops: number;
+  /**
+   * Webhook endpoints may be private, loopback, link-local or shared addresses (internal services of a
+   * self-hosted install). Off by default: only public addresses are reached.
+   */
+  readonly webhookAllowPrivate: boolean;
   /** Messages for the operator, printed once at start (never containing secrets). */
   readonly notices: readonly string[];
 }
@@ -113,6 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dataDir
     problems.push("TRUST_PROXY_HOPS must be an integer 0-10");
   }
 
+  const allowPrivate = (get("WEBHOOK_ALLOW_PRIVATE") ?? "false").toLowerCase();
+  if (!["true", "false", "1", "0"].includes(allowPrivate)) problems.push("WEBHOOK_ALLOW_PRIVATE must be true or false");
+
   const rawLevel = (get("LOG_LEVEL") ?? "INFO").toUpperCase();
   const logLevel = LOG_LEVELS[rawLevel];
   if (!logLevel) problems.push("LOG_LEVEL must be DEBUG, INFO or WARNING");
@@ -157,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dataDir
     emailFrom: get("EMAIL_FROM") ?? `Upbeat <noreply@${host}>`,
     logLevel: logLevel!,
     trustProxyHops,
+    webhookAllowPrivate: allowPrivate === "true" || allowPrivate === "1",
     notices: Object.freeze(notices),
   });
 }

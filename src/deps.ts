@@ -10,6 +10,7 @@ import { JobQueue, type QueueSettings } from "./jobs/queue.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { deriveKey } from "./lib/crypto.ts";
 import { loggableError, scrubSecrets } from "./lib/log-scrub.ts";
+import { type Outbound, systemOutbound } from "./lib/outbound.ts";
 
 /** The composition root: everything a route, listener, job or tool needs, passed as one value. */
 export interface Deps {
@@ -22,6 +23,8 @@ export interface Deps {
   /** What happened, for the features that react to it (rules, webhooks); handlers run in the emitter's transaction. */
   readonly events: EventBus;
   readonly chat: ChatClients;
+  /** Name resolution for customer-chosen addresses (webhook endpoints); tests inject their own. */
+  readonly outbound: Outbound;
   readonly keys: {
     readonly loginToken: Buffer;
     readonly oauthState: Buffer;
@@ -147,6 +150,7 @@ export interface BuildDepsOptions {
   database?: Database;
   queue?: Partial<QueueSettings>;
   migrate?: boolean;
+  outbound?: Partial<Outbound>;
 }
 
 export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Promise<Deps> {
@@ -162,5 +166,6 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
   // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
   const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused });
   const chat = new ChatClients(config, database.db, keys.tokenEncryption, log);
-  return { config, database, db: database.db, clock, log, queue, events: new EventBus(), chat, keys };
+  const outbound = { ...systemOutbound, ...opts.outbound };
+  return { config, database, db: database.db, clock, log, queue, events: new EventBus(), chat, outbound, keys };
 }

@@ -128,4 +128,13 @@ describe("secrets stay out of logs", () => {
     expect(loadConfig({ ...PROD, TRUST_PROXY_HOPS: "1" }).trustProxyHops).toBe(1);
     expect(problems({ ...PROD, TRUST_PROXY_HOPS: "yes" }).join()).toMatch(/TRUST_PROXY_HOPS/);
   });
+
+  it("WEBHOOK_ALLOW_PRIVATE is off unless set to true, and a value that is not a boolean is a problem", () => {
+    expect(loadConfig(PROD).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ ...PROD, WEBHOOK_ALLOW_PRIVATE: "true" }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ ...PROD, WEBHOOK_ALLOW_PRIVATE: "0" }).webhookAllowPrivate).toBe(false);
+    expect(problems({ ...PROD, WEBHOOK_ALLOW_PRIVATE: "yes please" }).join()).toMatch(
+      /WEBHOOK_ALLOW_PRIVATE must be true or false/,
+    );
+  });
 });

@@ -325,7 +325,7 @@ export async function callOnce(
     })
     .onConflictDoNothing()
     .returning({ key: chatPosts.key });
-  let claim: Claim = { key: spec.key, attempts: 1 };
+  let claim: Claim = { key: spec.key, attempts: 1, touchedAt: performance.now() };
   if (fresh.length === 0) {
     const row = await readClaim(deps.db, spec.key);
     if (!row) throw new PostInFlightError(spec.key);
@@ -334,7 +334,7 @@ export async function callOnce(
     // gone through, so it is repeated only when a repeat is harmless (Slack answers it with already_reacted).
     if (row.state === "sending" && row.ageMs < CLAIM_STALE_SECONDS * 1000) throw new PostInFlightError(spec.key);
     if (row.state !== "failed" && !opts.repeatAmbiguous) return false;
-    claim = { key: spec.key, attempts: row.attempts + 1 };
+    claim = { key: spec.key, attempts: row.attempts + 1, touchedAt: performance.now() };
     const won = await deps.db
       .update(chatPosts)
       .set({ state: "sending", attempts: claim.attempts, updatedAt: sql`now()` })

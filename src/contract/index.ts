@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
 import type * as rules from "./rules.ts";
+import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
@@ -9,6 +10,7 @@ export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./kudos.ts";
 export * from "./rules.ts";
+export * from "./webhooks.ts";
 export * from "./workspace.ts";
 
 /** The types the dashboard reads, inferred from the schemas the server answers with. */
@@ -49,3 +51,7 @@ export type RuleAction = Rule["action"];
 export type RuleInput = Omit<Rule, "id" | "created_at">;
 export type Kudo = z.output<typeof kudos.kudo>;
 export type LeaderboardEntry = z.output<typeof kudos.leaderboardEntry>;
+export type WebhookEventType = z.output<typeof webhooks.webhookEventType>;
+export type WebhookEndpoint = z.output<typeof webhooks.webhookEndpoint>;
+export type CreatedWebhookEndpoint = z.output<typeof webhooks.createdWebhookEndpoint>;
+export type WebhookDelivery = z.output<typeof webhooks.webhookDelivery>;

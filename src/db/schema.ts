@@ -397,3 +397,59 @@ export const kudos = pgTable(
     index("kudos_team_giver_day_idx").on(t.teamId, t.fromUser, t.givenOn),
   ],
 );
+
+// ---- Webhooks -------------------------------------------------------------------------------------
+
+/** An outbound webhook endpoint. Disabled (410, or 5 days of failures) endpoints stay listed until deleted. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: serial("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    url: text("url").notNull(),
+    /** The event types it receives. */
+    events: text("events").array().notNull(),
+    /** `whsec_…`, encrypted with the token-encryption key: every delivery is signed with it. */
+    secretEnc: text("secret_enc").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull(),
+    lastSuccessAt: tstz("last_success_at"),
+    /** The first failed attempt since the last success; null while deliveries succeed. */
+    failingSince: tstz("failing_since"),
+    disabledAt: tstz("disabled_at"),
+    disabledReason: text("disabled_reason"),
+  },
+  (t) => [index("webhook_endpoints_team_idx").on(t.teamId, t.id)],
+);
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+/** One message to one endpoint, retried in place; the unique key is the claim that a message goes once per endpoint. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    endpointId: integer("endpoint_id").notNull(),
+    /** `msg_…`: the body's id and the webhook-id header, the same on every attempt. */
+    messageId: text("message_id").notNull(),
+    type: text("type").notNull(),
+    /** The exact body sent on every attempt; null once the delivery is finished. */
+    payload: text("payload"),
+    status: text("status").$type<DeliveryStatus>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the next attempt is due (while an attempt runs: when it counts as lost); null once finished. */
+    nextAttemptAt: tstz("next_attempt_at"),
+    lastAttemptAt: tstz("last_attempt_at"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: tstz("created_at").notNull(),
+    finishedAt: tstz("finished_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_endpoint_message_uq").on(t.endpointId, t.messageId),
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt, t.id),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`"status" = 'pending'`),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);

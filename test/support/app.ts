@@ -18,6 +18,7 @@ import { ensureAdmin, upsertPeople } from "../../src/features/members/index.ts";
 import { issueLoginToken } from "../../src/features/session/index.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { encryptSecret } from "../../src/lib/crypto.ts";
+import type { Outbound } from "../../src/lib/outbound.ts";
 import { freshDatabase } from "./database.ts";
 
 export const APP_URL = "http://localhost:3000";
@@ -87,6 +88,8 @@ export interface TestAppOptions {
   logLevel?: string;
   /** A logger of the test's own (to read what the service logs). */
   log?: Logger;
+  /** Name resolution and plain-http allowance for webhook targets (a rebinding DNS, a local receiver). */
+  outbound?: Partial<Outbound>;
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -105,6 +108,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     database,
     migrate: false,
     queue: { workers: opts.workers ?? false, retryDelaySeconds: 0 },
+    ...(opts.outbound ? { outbound: opts.outbound } : {}),
   });
   const app = await buildApp(deps);
   await app.start();

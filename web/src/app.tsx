@@ -20,6 +20,7 @@ const MembersPage = lazy(() => import("./pages/members.tsx").then((m) => ({ defa
 const AiAccessPage = lazy(() => import("./pages/ai-access.tsx").then((m) => ({ default: m.AiAccessPage })));
 const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default: m.RulesPage })));
 const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default: m.KudosPage })));
+const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 
 type Session =
@@ -48,6 +49,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
   if (path === "/rules") return { title: "Rules", element: <RulesPage />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
+  if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
   return {
     title: "Page not found",

@@ -15,6 +15,7 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "kudos",
   "members",
   "ai-access",
+  "webhooks",
   "feed",
 ]);
 

@@ -18,6 +18,7 @@ export const NAV: NavItem[] = [
   { to: "/members", label: "Members", admin: true },
   { to: "/rules", label: "Rules", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },
+  { to: "/webhooks", label: "Webhooks", admin: true },
   { to: "/feed", label: "Public feed", admin: true },
 ];
 

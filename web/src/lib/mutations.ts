@@ -3,6 +3,7 @@ import { api } from "./api.ts";
 import { keys } from "./queries.ts";
 import type {
   CreatedMcpKey,
+  CreatedWebhookEndpoint,
   FeedToken,
   McpKey,
   Me,
@@ -13,6 +14,9 @@ import type {
   RunStarted,
   Schedule,
   ScheduleInput,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
 } from "./types.ts";
 
 /**
@@ -167,6 +171,54 @@ export function useDeleteRule() {
     onSuccess: (_answer, id) => {
       client.setQueryData<Rule[]>(keys.rules(), (list) => list?.filter((r) => r.id !== id));
       invalidate(client, keys.rules());
+    },
+  });
+}
+
+export function useCreateWebhook() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { url: string; events: WebhookEventType[] }) =>
+      api.post<CreatedWebhookEndpoint>("/webhooks", input),
+    // The answer holds the signing secret: drop it as soon as the page that shows it closes.
+    gcTime: 0,
+    onSuccess: (created) => {
+      const listed: WebhookEndpoint = {
+        id: created.id,
+        url: created.url,
+        created_at: created.created_at,
+        events: created.events,
+        active: created.active,
+        disabled_reason: null,
+        disabled_at: null,
+      };
+      // Newest first, as the server lists them.
+      client.setQueryData<WebhookEndpoint[]>(keys.webhooks(), (list) => list && [listed, ...list]);
+      invalidate(client, keys.webhooks());
+    },
+  });
+}
+
+export function useDeleteWebhook() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/webhooks/${id}`),
+    onSuccess: (_answer, id) => {
+      client.setQueryData<WebhookEndpoint[]>(keys.webhooks(), (list) => list?.filter((e) => e.id !== id));
+      client.removeQueries({ queryKey: keys.webhookDeliveries(id) });
+      invalidate(client, keys.webhooks());
+    },
+  });
+}
+
+/** The test delivery goes to the top of the endpoint's log at once, pending; the log refreshes until it is sent. */
+export function useSendWebhookTest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<WebhookDelivery>(`/webhooks/${id}/test`, {}),
+    onSuccess: (queued, id) => {
+      client.setQueryData<WebhookDelivery[]>(keys.webhookDeliveries(id), (list) => list && [queued, ...list]);
+      invalidate(client, keys.webhookDeliveries(id));
     },
   });
 }

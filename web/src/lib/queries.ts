@@ -15,6 +15,8 @@ import type {
   Stats,
   Template,
   Today,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./types.ts";
 
 /** A range of days as the server takes it: two dates, or the last N days in the workspace's timezone. */
@@ -39,6 +41,8 @@ export const keys = {
   rules: () => ["rules"] as const,
   kudos: () => ["kudos"] as const,
   leaderboard: (days: number) => ["kudos-leaderboard", days] as const,
+  webhooks: () => ["webhooks"] as const,
+  webhookDeliveries: (id: number) => ["webhooks", id, "deliveries"] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -123,5 +127,18 @@ export function useLeaderboard(days: number) {
     queryKey: keys.leaderboard(days),
     queryFn: get<LeaderboardEntry[]>(`/kudos/leaderboard${query({ days })}`),
     placeholderData: keepPreviousData,
+  });
+}
+
+export function useWebhooks() {
+  return useQuery({ queryKey: keys.webhooks(), queryFn: get<WebhookEndpoint[]>("/webhooks") });
+}
+
+/** An endpoint's deliveries log; while one is still pending it refreshes every 5 seconds. */
+export function useWebhookDeliveries(id: number) {
+  return useQuery({
+    queryKey: keys.webhookDeliveries(id),
+    queryFn: get<WebhookDelivery[]>(`/webhooks/${id}/deliveries`),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.status === "pending") ? 5_000 : false),
   });
 }

@@ -6,6 +6,7 @@ export type {
   Analytics,
   Channel,
   CreatedMcpKey,
+  CreatedWebhookEndpoint,
   FeedToken,
   Kudo,
   LastRun,
@@ -35,4 +36,7 @@ export type {
   Today,
   TodayParticipant,
   TodayStandup,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
 } from "../../../src/contract/index.ts";
