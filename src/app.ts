@@ -4,9 +4,10 @@ import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import type { Deps } from "./deps.ts";
 import { channelRoutes } from "./features/channels/index.ts";
+import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
-import { installJobs, installListeners, installRoutes } from "./features/install/index.ts";
+import { installListeners, installRoutes } from "./features/install/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
@@ -33,8 +34,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
   const bolt = createBolt(deps, receiver, [installListeners, memberListeners, standupListeners]);
   memberJobs(deps);
-  installJobs(deps);
   standupJobs(deps);
+  emailJobs(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -49,23 +50,29 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     insightRoutes,
     exportRoutes,
     mcpKeyRoutes,
+    emailRoutes,
     mcpRoutes,
     webRoutes,
   ]);
   let stopped = false;
   let stopScheduler: (() => void) | undefined;
+  let stopDigests: (() => void) | undefined;
   return {
     deps,
     server,
     bolt,
     async start() {
       await deps.queue.start();
-      if (deps.queue.settings.workers) stopScheduler = startScheduler(deps);
+      if (deps.queue.settings.workers) {
+        stopScheduler = startScheduler(deps);
+        stopDigests = startDigestScheduler(deps);
+      }
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       stopScheduler?.();
+      stopDigests?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -1,8 +1,10 @@
 import type { z } from "zod";
+import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
+export * from "./email.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./workspace.ts";
@@ -38,3 +40,4 @@ export type TodayParticipant = z.output<typeof insights.todayParticipant>;
 export type Analytics = z.output<typeof insights.analytics>;
 export type MoodDay = z.output<typeof insights.moodDay>;
 export type MemberParticipation = z.output<typeof insights.memberParticipation>;
+export type EmailPreferences = z.output<typeof email.emailPreferences>;
