@@ -19,6 +19,7 @@ const StandupEditorPage = lazy(() =>
 const MembersPage = lazy(() => import("./pages/members.tsx").then((m) => ({ default: m.MembersPage })));
 const AiAccessPage = lazy(() => import("./pages/ai-access.tsx").then((m) => ({ default: m.AiAccessPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
+const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 
 type Session =
   | { kind: "loading" }
@@ -45,6 +46,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
+  if (path === "/email") return { title: "E-mail", element: <EmailPage />, admin: true };
   return {
     title: "Page not found",
     element: (

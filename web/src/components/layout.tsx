@@ -17,6 +17,7 @@ export const NAV: NavItem[] = [
   { to: "/members", label: "Members", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },
   { to: "/feed", label: "Public feed", admin: true },
+  { to: "/email", label: "E-mail", admin: true },
 ];
 
 function isCurrent(item: NavItem, path: string): boolean {

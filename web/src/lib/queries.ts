@@ -3,6 +3,7 @@ import { api, query } from "./api.ts";
 import type {
   Analytics,
   Channel,
+  EmailPreferences,
   McpConfigs,
   McpKey,
   Me,
@@ -33,6 +34,7 @@ export const keys = {
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
   mcpConfig: () => ["mcp-config"] as const,
+  emailPreferences: () => ["email-preferences"] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -100,4 +102,9 @@ export function useMcpKeys() {
 /** The snippets depend only on the server's address. */
 export function useMcpConfig() {
   return useQuery({ queryKey: keys.mcpConfig(), queryFn: get<McpConfigs>("/mcp-config"), staleTime: Infinity });
+}
+
+/** The signed-in admin's digest switch, and whether this server sends e-mail at all. */
+export function useEmailPreferences() {
+  return useQuery({ queryKey: keys.emailPreferences(), queryFn: get<EmailPreferences>("/email/preferences") });
 }

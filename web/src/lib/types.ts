@@ -6,6 +6,7 @@ export type {
   Analytics,
   Channel,
   CreatedMcpKey,
+  EmailPreferences,
   FeedToken,
   LastRun,
   McpClientConfig,
