@@ -5,7 +5,7 @@ import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { buildDeps, createLogger } from "../src/deps.ts";
 import { loginUrl } from "../src/features/session/index.ts";
-import { DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
+import { DEMO_BOT, DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
 import { isSeeded, populateFakeSlack, schedulePulse, seedDemo } from "./seed.ts";
 import { MemberSimulator } from "./simulate.ts";
 
@@ -30,6 +30,15 @@ const webBuild = new Promise<number>((resolve) => {
 
 const fake = await startFakeSlack();
 populateFakeSlack(fake);
+// /install works in the demo too: the fake's authorize page approves at once, installing Northwind for its admin
+// (after an uninstall event, say).
+fake.onAuthorize(({ scope }) => ({
+  team: { id: DEMO_TEAM.id, name: DEMO_TEAM.name },
+  botToken: `${DEMO_BOT.token}-${Date.now()}`,
+  botUserId: DEMO_BOT.userId,
+  scope,
+  authedUserId: DEMO_PEOPLE.find((p) => p.admin)!.id,
+}));
 const port = Number(process.env.PORT ?? 3000);
 const config = loadConfig(
   {

@@ -8,8 +8,10 @@ import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/i
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installListeners, installRoutes } from "./features/install/index.ts";
+import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
+import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
 import { standupJobs, standupListeners, standupRoutes, startScheduler } from "./features/standups/index.ts";
@@ -25,6 +27,8 @@ export interface Upbeat {
   readonly bolt: BoltApp;
   /** Starts background work (queue workers, scheduler). Listening is the caller's choice. */
   start(): Promise<void>;
+  /** Waits until the chat events acknowledged so far have been handled (tests read their effects after it). */
+  settle(): Promise<void>;
   /** Stops taking requests, lets in-flight ones finish (up to 10 s), stops the workers, closes the database. */
   stop(): Promise<void>;
 }
@@ -32,9 +36,18 @@ export interface Upbeat {
 /** Wires every feature: routes, Slack listeners and jobs. */
 export async function buildApp(deps: Deps): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
-  const bolt = createBolt(deps, receiver, [installListeners, memberListeners, standupListeners]);
+  const bolt = createBolt(deps, receiver, [
+    installListeners,
+    memberListeners,
+    standupListeners,
+    ruleListeners,
+    kudosListeners,
+  ]);
   memberJobs(deps);
   standupJobs(deps);
+  ruleJobs(deps);
+  ruleSubscribers(deps);
+  kudosJobs(deps);
   emailJobs(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
@@ -49,7 +62,9 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     feedRoutes,
     insightRoutes,
     exportRoutes,
+    kudosRoutes,
     mcpKeyRoutes,
+    ruleRoutes,
     emailRoutes,
     mcpRoutes,
     webRoutes,
@@ -68,6 +83,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopDigests = startDigestScheduler(deps);
       }
     },
+    settle: () => receiver.settle(),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -40,63 +40,107 @@ export function loggableUrl(url: string): string {
   return url.includes("?") ? `${clean}?[query]` : clean;
 }
 
-/** A log call's message and top-level text fields with secret shapes masked (a copy when anything changed). */
-function scrubLogArgs(args: unknown[]): unknown[] {
-  return args.map((arg) => {
-    if (typeof arg === "string") return scrubSecrets(arg);
-    if (typeof arg !== "object" || arg === null || arg instanceof Error) return arg;
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, value] of Object.entries(arg)) {
-      if (typeof value !== "string") continue;
-      const clean = scrubSecrets(value);
-      if (clean !== value) {
-        copy ??= { ...arg };
-        copy[key] = clean;
-      }
+/** Nesting a log field is scrubbed to; anything deeper is dropped (no call site logs that deep on purpose). */
+const SCRUB_DEPTH = 4;
+
+/**
+ * A log field with secret shapes masked in every string, however deep (up to SCRUB_DEPTH), and every Error, under
+ * whatever key, reduced to its loggable parts; the same value when nothing changed.
+ */
+function scrubValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return scrubSecrets(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (value instanceof Error) return loggableError(value);
+  // Class instances (a request, a reply) are left to their serializers; only plain data is walked.
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
+  if (depth >= SCRUB_DEPTH) return "[nested too deep]";
+  if (Array.isArray(value)) {
+    const out = value.map((v) => scrubValue(v, depth + 1));
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const clean = scrubValue(v, depth + 1);
+    if (clean !== v) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      copy[key] = clean;
     }
-    return copy ?? arg;
+  }
+  return copy ?? value;
+}
+
+/** A log call's message and fields with secret shapes masked (a copy when anything changed). */
+function scrubLogArgs(args: unknown[]): unknown[] {
+  return args.map((arg, i) => {
+    // The merging object's own `err` goes through the err serializer; an Error as the first argument too.
+    if (i === 0 && arg instanceof Error) return arg;
+    if (i === 0 && typeof arg === "object" && arg !== null && "err" in arg) {
+      const { err, ...rest } = arg as Record<string, unknown>;
+      const clean = scrubValue(rest, 0) as Record<string, unknown>;
+      return clean === rest ? arg : { ...clean, err };
+    }
+    return scrubValue(arg, 0);
   });
 }
 
 export function createLogger(config: Pick<Config, "logLevel">, destination?: pino.DestinationStream): Logger {
-  return pino(
-    {
-      level: config.logLevel,
-      base: { service: "upbeat" },
-      hooks: {
-        logMethod(args, method) {
-          method.apply(this, scrubLogArgs(args) as Parameters<typeof method>);
+  return scrubbedChildren(
+    pino(
+      {
+        level: config.logLevel,
+        base: { service: "upbeat" },
+        hooks: {
+          logMethod(args, method) {
+            method.apply(this, scrubLogArgs(args) as Parameters<typeof method>);
+          },
+        },
+        serializers: {
+          // Never pino's default, which writes out every property: Slack errors carry requests and responses.
+          err: (err: unknown) => loggableError(err),
+          req: (req: { method?: string; url?: string; id?: string; ip?: string }) => ({
+            id: req.id,
+            method: req.method,
+            url: loggableUrl(req.url ?? ""),
+          }),
+        },
+        // Secrets never reach the logs, whatever a caller passes.
+        redact: {
+          paths: [
+            "req.headers.authorization",
+            "req.headers.cookie",
+            "req.headers['x-slack-signature']",
+            "headers.authorization",
+            "headers.cookie",
+            "token",
+            "*.token",
+            "botToken",
+            "*.botToken",
+            "access_token",
+            "*.access_token",
+          ],
+          censor: "[redacted]",
         },
       },
-      serializers: {
-        // Never pino's default, which writes out every property: Slack errors carry requests and responses.
-        err: (err: unknown) => loggableError(err),
-        req: (req: { method?: string; url?: string; id?: string; ip?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: loggableUrl(req.url ?? ""),
-        }),
-      },
-      // Secrets never reach the logs, whatever a caller passes.
-      redact: {
-        paths: [
-          "req.headers.authorization",
-          "req.headers.cookie",
-          "req.headers['x-slack-signature']",
-          "headers.authorization",
-          "headers.cookie",
-          "token",
-          "*.token",
-          "botToken",
-          "*.botToken",
-          "access_token",
-          "*.access_token",
-        ],
-        censor: "[redacted]",
-      },
-    },
-    destination,
+      destination,
+    ),
   );
+}
+
+/**
+ * Child loggers' fields (`log.child({...})`) are scrubbed like a call's own, on every generation of children: the
+ * root's `child` is replaced, and children (pino makes them with Object.create) inherit the replacement.
+ */
+function scrubbedChildren(log: Logger): Logger {
+  const original = log.child as unknown as (
+    this: Logger,
+    bindings: Record<string, unknown>,
+    options?: object,
+  ) => Logger;
+  log.child = function (this: Logger, bindings: Record<string, unknown>, options?: object) {
+    return original.call(this, scrubValue(bindings, 0) as Record<string, unknown>, options);
+  } as unknown as Logger["child"];
+  return log;
 }
 
 export interface BuildDepsOptions {

@@ -170,23 +170,22 @@ export function convJson(ctx: Ctx, conv: ConvRec, withNumMembers: boolean): Resu
 }
 
 export function messageJson(ctx: Ctx, msg: MsgRec, withMetadata: boolean): Result {
-  const out: Result = {
-    user: msg.user,
-    type: "message",
-    ts: msg.ts,
-    bot_id: msg.bot_id,
-    app_id: ctx.store.appId,
-    text: msg.text,
-    team: msg.teamId,
-    bot_profile: {
-      id: msg.bot_id,
+  const out: Result = { user: msg.user, type: "message", ts: msg.ts, text: msg.text, team: msg.teamId };
+  // People's messages (postAsUser) carry no bot fields.
+  if (msg.bot_id) {
+    Object.assign(out, {
+      bot_id: msg.bot_id,
       app_id: ctx.store.appId,
-      name: ctx.team.botName,
-      icons: { image_72: ctx.store.avatarUrl(msg.bot_id) },
-      deleted: false,
-      team_id: msg.teamId,
-    },
-  };
+      bot_profile: {
+        id: msg.bot_id,
+        app_id: ctx.store.appId,
+        name: ctx.team.botName,
+        icons: { image_72: ctx.store.avatarUrl(msg.bot_id) },
+        deleted: false,
+        team_id: msg.teamId,
+      },
+    });
+  }
   if (msg.blocks) out.blocks = msg.blocks;
   if (msg.attachments) out.attachments = msg.attachments;
   if (msg.metadata && withMetadata) out.metadata = msg.metadata;

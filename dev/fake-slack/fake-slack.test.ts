@@ -173,6 +173,45 @@ describe("auth and workspaces", () => {
     expect(await platformError(anon.oauth.v2.access({ ...args, code: "never-issued" }))).toBe("invalid_code");
   });
 
+  it("approves GET /oauth/v2/authorize at once when told how, redirecting back with a one-time code and the state", async () => {
+    const base = fake.url.replace(/api\/$/, "");
+    const query = "client_id=cid&scope=chat:write,users:read&redirect_uri=http%3A%2F%2Flocalhost%2Fcb&state=s1";
+    expect((await fetch(`${base}oauth/v2/authorize?${query}`, { redirect: "manual" })).status).toBe(404);
+    fake.onAuthorize(({ scope }) => ({
+      team: { id: "T7", name: "Umbrella" },
+      botToken: "xoxb-authorized-7",
+      botUserId: "UBOT7",
+      scope,
+      authedUserId: "UADMIN7",
+    }));
+    try {
+      const res = await fetch(`${base}oauth/v2/authorize?${query}`, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      const back = new URL(res.headers.get("location")!);
+      expect(`${back.origin}${back.pathname}`).toBe("http://localhost/cb");
+      expect(back.searchParams.get("state")).toBe("s1");
+      const args = {
+        client_id: "cid",
+        client_secret: "x",
+        code: back.searchParams.get("code")!,
+        redirect_uri: "http://localhost/cb",
+      };
+      const exchanged = await client(undefined).oauth.v2.access(args);
+      expect(exchanged).toMatchObject({
+        ok: true,
+        access_token: "xoxb-authorized-7",
+        scope: "chat:write,users:read",
+        team: { id: "T7" },
+        authed_user: { id: "UADMIN7" },
+      });
+      expect(await platformError(client(undefined).oauth.v2.access({ ...args, redirect_uri: "http://evil/cb" }))).toBe(
+        "invalid_code",
+      );
+    } finally {
+      fake.onAuthorize(undefined);
+    }
+  });
+
   it("accepts client credentials by HTTP basic auth and checks them", async () => {
     const grant = { team: { id: "T8", name: "Pied" }, botToken: "xoxb-pied", botUserId: "UB8", scope: "chat:write" };
     fake.setOAuthCode("code-2", { ...grant, authedUserId: "U8", clientId: "cid", clientSecret: "secret" });
@@ -467,6 +506,23 @@ describe("faults", () => {
     await web.chat.postMessage({ channel: "CSTANDUP", text: "once" });
     expect(fake.messages().map((m) => m.text)).toEqual(["once"]);
     expect(fake.callsTo("chat.postMessage").map((c) => c.ok)).toEqual([false, true]);
+  });
+
+  it("answers a delayed call late, and still posts it when the client has gone away meanwhile", async () => {
+    fake.fail("chat.postMessage", { delayMs: 300 }, 2);
+    const web = client("xoxb-acme");
+    const started = Date.now();
+    await web.chat.postMessage({ channel: "CSTANDUP", text: "slow" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(fake.callsTo("chat.postMessage")[0]).toMatchObject({ ok: true });
+    expect(fake.callsTo("chat.postMessage")[0]?.faulted).toBeUndefined();
+
+    // The client gives up (a timeout, or its process dies) while the call waits: Slack acts on it all the same.
+    const gone = client("xoxb-acme", { timeout: 50 });
+    await expect(gone.chat.postMessage({ channel: "CSTANDUP", text: "abandoned" })).rejects.toThrow();
+    expect(fake.messages().map((m) => m.text)).toEqual(["slow"]);
+    await fake.waitFor((calls) => calls.length === 2, 2_000);
+    expect(fake.messages().map((m) => m.text)).toEqual(["slow", "abandoned"]);
   });
 
   it("makes random faults reproducible by seed", async () => {

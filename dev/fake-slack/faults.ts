@@ -19,6 +19,7 @@ export class Faults {
 
   add(method: string, fault: Fault, times: number): void {
     if (!Number.isInteger(times) || times < 1) throw new Error(`fake-slack: times must be a positive integer`);
+    if (isDelay(fault) && !(fault.delayMs >= 0)) throw new Error(`fake-slack: delayMs must be 0 or more`);
     let queue = this.#queues.get(method);
     if (!queue) {
       queue = [];
@@ -54,8 +55,13 @@ export class Faults {
   }
 }
 
+/** A delay is no failure: the call is handled normally once it has waited. */
+export function isDelay(fault: Fault): fault is { delayMs: number } {
+  return "delayMs" in fault;
+}
+
 /** The error code a faulted call is recorded with. */
-export function faultError(fault: Fault): string {
+export function faultError(fault: Exclude<Fault, { delayMs: number }>): string {
   if ("error" in fault) return fault.error;
   if ("drop" in fault) return "connection_dropped";
   return fault.status === 429 ? "ratelimited" : `http_${fault.status}`;

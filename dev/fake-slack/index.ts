@@ -3,16 +3,17 @@
  * (pass `fake.url` as `slackApiUrl`). Used by tests, benchmarks and demo mode, so it lives in dev/ and
  * imports nothing from test/.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { appMethods } from "./app-methods.ts";
 import { chatMethods } from "./chat-methods.ts";
 import { ApiError, type Ctx, type MethodSpec, type Result } from "./context.ts";
-import { Faults, faultError } from "./faults.ts";
+import { Faults, faultError, isDelay } from "./faults.ts";
 import { avatarSvg, parseRequest, sendJson, sendText } from "./http.ts";
 import { readMethods } from "./read-methods.ts";
-import { Store } from "./store.ts";
+import { Store, snapshot } from "./store.ts";
 import type {
   FakeChannelInput,
   FakeEphemeral,
@@ -132,14 +133,71 @@ export class FakeSlack {
     this.#store.codes.set(code, grant);
   }
 
+  /**
+   * Makes `GET /oauth/v2/authorize` approve at once, as a person pressing "Allow" would: `grant` picks what the
+   * code installs (the requested bot scopes are passed in), and the browser is sent back to `redirect_uri` with a
+   * one-time code and the state. Without it the page is a 404, as before.
+   */
+  onAuthorize(grant: ((request: { scope: string; clientId: string }) => FakeOAuthCodeInput) | undefined): void {
+    this.#authorizeGrant = grant;
+  }
+
+  #authorizeGrant: ((request: { scope: string; clientId: string }) => FakeOAuthCodeInput) | undefined;
+
+  #authorize(url: URL, res: ServerResponse): void {
+    const redirect = url.searchParams.get("redirect_uri");
+    const clientId = url.searchParams.get("client_id");
+    if (!this.#authorizeGrant || !redirect || !clientId) return sendText(res, 404, "fake-slack: not found");
+    const code = `fake-code-${randomUUID()}`;
+    this.#store.codes.set(code, {
+      ...this.#authorizeGrant({ scope: url.searchParams.get("scope") ?? "", clientId }),
+      redirectUri: redirect,
+    });
+    const back = new URL(redirect);
+    back.searchParams.set("code", code);
+    const state = url.searchParams.get("state");
+    if (state !== null) back.searchParams.set("state", state);
+    res.writeHead(302, { location: back.toString() });
+    res.end();
+  }
+
   /** The bot's DM channel id with a user, creating it as conversations.open would. */
   dmFor(teamId: string, userId: string): string {
     return this.#store.openDm(this.#store.team(teamId), userId).conv.id;
   }
 
-  /** Messages the bot posted and has not deleted, oldest first, as they stand after updates. */
+  /** Messages the bot posted and has not deleted, oldest first, as they stand after updates (not people's). */
   messages(channelId?: string): readonly FakeMessage[] {
     return this.#store.messagesIn(channelId);
+  }
+
+  /**
+   * A person's message in a channel, as if typed in Slack (the test then sends the event that announces it), so
+   * methods that act on it (reactions.add) find it. Returns its ts.
+   */
+  postAsUser(
+    teamId: string,
+    channelId: string,
+    userId: string,
+    text: string,
+    opts: { threadTs?: string } = {},
+  ): string {
+    const team = this.#store.team(teamId);
+    const conv = team.convIndex.get(channelId);
+    if (!conv) throw new Error(`fake-slack: unknown channel ${channelId}; call addChannel first`);
+    const msg = this.#store.addMessage(team, conv, {
+      text,
+      user: userId,
+      bot_id: "",
+      ...(opts.threadTs ? { thread_ts: opts.threadTs } : {}),
+    });
+    return msg.ts;
+  }
+
+  /** One message (the bot's or a person's) as it stands, or undefined when there is none or it was deleted. */
+  message(teamId: string, channelId: string, ts: string): FakeMessage | undefined {
+    const msg = this.#store.message(teamId, channelId, ts);
+    return msg ? snapshot(msg) : undefined;
   }
 
   ephemerals(channelId?: string): readonly FakeEphemeral[] {
@@ -155,7 +213,10 @@ export class FakeSlack {
     return this.#store.team(teamId).homeViews.get(userId);
   }
 
-  /** The next `times` calls to `method` fail with `fault`; queued faults are used in order. */
+  /**
+   * The next `times` calls to `method` fail with `fault` (or, for `{ delayMs }`, are answered that much later);
+   * queued faults are used in order.
+   */
   fail(method: string, fault: Fault, times = 1): void {
     this.#faults.add(method, fault, times);
   }
@@ -204,6 +265,7 @@ export class FakeSlack {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const avatar = /^\/avatars\/([A-Za-z0-9]+)\.svg$/.exec(url.pathname);
     if (avatar) return sendText(res, 200, avatarSvg(avatar[1] as string), "image/svg+xml");
+    if (url.pathname === "/oauth/v2/authorize" && req.method === "GET") return this.#authorize(url, res);
     const route = /^\/api\/([A-Za-z0-9_.]+)$/.exec(url.pathname);
     if (!route) return sendText(res, 404, "fake-slack: not found");
     const method = route[1] as string;
@@ -222,7 +284,10 @@ export class FakeSlack {
 
     // Faults come before anything else, like failures in front of Slack, and so change no state.
     const fault = this.#faults.take(method);
-    if (fault) {
+    if (fault && isDelay(fault)) {
+      await sleep(fault.delayMs);
+      call.at = store.now();
+    } else if (fault) {
       call.faulted = true;
       call.error = faultError(fault);
       this.#record(call);
@@ -262,7 +327,7 @@ export class FakeSlack {
     sendJson(res, 200, body, headers);
   }
 
-  #applyFault(req: IncomingMessage, res: ServerResponse, fault: Fault): void {
+  #applyFault(req: IncomingMessage, res: ServerResponse, fault: Exclude<Fault, { delayMs: number }>): void {
     if ("drop" in fault) {
       req.socket.destroy();
     } else if ("error" in fault) {

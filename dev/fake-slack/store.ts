@@ -110,6 +110,12 @@ export function microsToTs(micros: number): string {
   return `${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, "0")}`;
 }
 
+/** A message without the internal links, so tests can compare it with toEqual and print it. */
+export function snapshot(m: MsgRec): FakeMessage {
+  const { micros: _m, deleted: _d, replies: _r, parent: _p, reactions, ...fields } = m;
+  return { ...fields, reactions: reactions.map((r) => ({ ...r, users: [...r.users] })) };
+}
+
 function tzInfo(tz: string, at: number): { offset: number; label: string } {
   const part = (style: "longOffset" | "long") =>
     new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: style })
@@ -384,13 +390,8 @@ export class Store {
   /** Snapshots without the internal links, so tests can compare them with toEqual and print them. */
   messagesIn(channel: string | undefined): FakeMessage[] {
     const list = channel === undefined ? this.#allMessages : (this.#messagesByChannel.get(channel) ?? []);
-    const out: FakeMessage[] = [];
-    for (const m of list) {
-      if (m.deleted) continue;
-      const { micros: _m, deleted: _d, replies: _r, parent: _p, reactions, ...fields } = m;
-      out.push({ ...fields, reactions: reactions.map((r) => ({ ...r, users: [...r.users] })) });
-    }
-    return out;
+    // People's messages (postAsUser) have no bot_id: this lists what the bot posted.
+    return list.filter((m) => !m.deleted && m.bot_id !== "").map(snapshot);
   }
 
   storeView(view: FakeView): void {

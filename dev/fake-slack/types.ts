@@ -78,7 +78,12 @@ export type Fault =
   | { status: 429; retryAfter?: number }
   | { status: 500 | 502 | 503 | 504 }
   | { drop: true }
-  | { error: string };
+  | { error: string }
+  /**
+   * Slow in front of Slack: the call waits this long, then is handled and answered as usual. Like Slack, the
+   * fake acts on it even if the client has gone away meanwhile (timed out, or its process was killed).
+   */
+  | { delayMs: number };
 
 export interface RandomFaults {
   /** Omit to fault every method. */
@@ -114,13 +119,14 @@ export interface FakeReaction {
   count: number;
 }
 
-/** A message the bot posted, as it stands now (after updates). */
+/** A message the bot posted (or a person's, from postAsUser), as it stands now (after updates). */
 export interface FakeMessage {
   teamId: string;
   channel: string;
   ts: string;
   text: string;
   user: string;
+  /** Empty for a person's message. */
   bot_id: string;
   blocks?: unknown[];
   attachments?: unknown[];

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../test/support/app.ts";
 import { rows } from "../db/client.ts";
-import { postOnce } from "./post-once.ts";
+import { CLAIM_STALE_SECONDS, postOnce } from "./post-once.ts";
 
 const TEAM = "T0ONCE";
 const CHANNEL = "C0ONCE";
@@ -83,5 +83,88 @@ describe("postOnce after an ambiguous failure", async () => {
 
     expect(withKey(key, CHANNEL).map((m) => m.ts)).toEqual([ts]);
     expect(t.fake.unexpected).toEqual([]);
+  });
+});
+
+/** A worker that claimed a message and died before recording the outcome (kill -9 mid-send), or one still sending. */
+describe("postOnce and a claim another worker holds", async () => {
+  const t = await useTestApp();
+  await t.installTeam(TEAM);
+  t.fake.addUser(TEAM, { id: "U0HELD", name: "held", real_name: "Held" });
+  const client: WebClient = await t.deps.chat.forTeam(TEAM, "post");
+  const dm = t.fake.dmFor(TEAM, "U0HELD");
+  const withKey = (key: string) => t.fake.messages(dm).filter((m) => m.metadata?.event_payload.post_key === key);
+  /** A `sending` claim last touched this many seconds ago (by the database's clock). */
+  const heldSince = (key: string, secondsAgo: number) =>
+    t.deps.db.execute(
+      sql`insert into chat_posts (key, team_id, channel, state, attempts, updated_at)
+          values (${key}, ${TEAM}, ${dm}, 'sending', 1, now() - make_interval(secs => ${secondsAgo}))`,
+    );
+  const claim = async (key: string) =>
+    (
+      await rows<{ state: string; ts: string | null; attempts: number }>(
+        t.deps.db,
+        sql`select state, ts, attempts from chat_posts where key = ${key}`,
+      )
+    )[0];
+
+  it("takes over a stale claim and finds the message the dead worker's call posted, instead of posting again", async () => {
+    const key = "test:died-after-posting";
+    const landed = await client.chat.postMessage({
+      channel: dm,
+      text: "posted by the worker that died",
+      metadata: { event_type: "upbeat_post", event_payload: { post_key: key } },
+    });
+    await heldSince(key, CLAIM_STALE_SECONDS + 5);
+    const started = Date.now();
+
+    const ts = await postOnce(t.deps, client, { key, teamId: TEAM, channel: dm, text: "again" });
+
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(ts).toBe(landed.ts);
+    expect(withKey(key)).toHaveLength(1);
+    expect(await claim(key)).toEqual({ state: "sent", ts: landed.ts, attempts: 2 });
+  });
+
+  it("waits for a fresh claim to go stale, then posts once: a crash delays a message by seconds, not a job retry", async () => {
+    const key = "test:died-before-posting";
+    await heldSince(key, CLAIM_STALE_SECONDS - 1);
+    const started = Date.now();
+
+    const ts = await postOnce(t.deps, client, { key, teamId: TEAM, channel: dm, text: "posted by the next worker" });
+
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(withKey(key).map((m) => m.ts)).toEqual([ts]);
+    expect(await claim(key)).toEqual({ state: "sent", ts, attempts: 2 });
+  });
+
+  it("returns what a live owner posted once it records it, and posts nothing itself", async () => {
+    const key = "test:owner-alive";
+    await heldSince(key, 0);
+    const calls = t.fake.callsTo("chat.postMessage").length;
+    const waiting = postOnce(t.deps, client, { key, teamId: TEAM, channel: dm, text: "not needed" });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await t.deps.db.execute(sql`update chat_posts set state = 'sent', ts = '1.000100' where key = ${key}`);
+
+    expect(await waiting).toBe("1.000100");
+    expect(t.fake.callsTo("chat.postMessage")).toHaveLength(calls);
+  });
+
+  it("checks beforeSend again after waiting: a message no longer wanted then is not sent, the claim left alone", async () => {
+    const key = "test:unwanted-after-wait";
+    await heldSince(key, CLAIM_STALE_SECONDS - 0.5);
+    let checks = 0;
+    const beforeSend = async () => {
+      checks += 1;
+      if (checks > 1) throw new Error("the run was stopped meanwhile");
+    };
+
+    await expect(
+      postOnce(t.deps, client, { key, teamId: TEAM, channel: dm, text: "x" }, { beforeSend }),
+    ).rejects.toThrow("stopped meanwhile");
+    expect(checks).toBe(2);
+    expect(withKey(key)).toEqual([]);
+    expect(await claim(key)).toMatchObject({ state: "sending", attempts: 1 });
   });
 });

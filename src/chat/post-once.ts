@@ -1,9 +1,9 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { chatPosts, type PostState } from "../db/schema.ts";
-import type { Clock } from "../lib/clock.ts";
 
 export interface PostSpec {
   /** Unique name of this message, e.g. `run:12:ask:U123`. */
@@ -19,8 +19,16 @@ export interface PostSpec {
 export class PostInFlightError extends Error {}
 
 const METADATA_EVENT = "upbeat_post";
-/** A claim older than this in state `sending` belongs to a worker that died mid-send. */
-const STALE_MS = 2 * 60_000;
+/**
+ * A claim in state `sending` that nobody touched for this long belongs to a worker that died mid-send (kill -9, a
+ * lost host), and another worker takes it over. The owner touches its claim before every Slack call it makes under
+ * it and before it waits out a Retry-After, so a live owner's claim is never older than one call (the Web API
+ * client's 10 s timeout) or one wait (at most 10 s): 20 s leaves as much again for a slow database. Ages are read on
+ * the database's clock, as pg-boss reads heartbeats, so instances whose clocks differ still agree.
+ */
+export const CLAIM_STALE_SECONDS = 20;
+/** While another worker holds a fresh claim, look again this often for its outcome (or for the claim going stale). */
+const CLAIM_POLL_MS = 250;
 
 type ErrorKind = "definite" | "ambiguous";
 
@@ -36,14 +44,39 @@ export function classifySlackError(err: unknown): ErrorKind {
 
 interface Deps {
   db: Db;
-  clock: Clock;
 }
 
-async function setState(deps: Deps, key: string, state: PostState, ts?: string): Promise<void> {
-  await deps.db
+export interface PostOptions {
+  /**
+   * Runs right before the message is claimed for sending, and again after waiting for another worker's claim:
+   * whatever it throws stops the post with nothing sent (say, the message is no longer wanted).
+   */
+  beforeSend?: () => Promise<void>;
+}
+
+/** This worker's claim on a key: the attempt number fences out a worker whose claim was taken over. */
+interface Claim {
+  key: string;
+  attempts: number;
+}
+
+const ours = (claim: Claim) => and(eq(chatPosts.key, claim.key), eq(chatPosts.attempts, claim.attempts));
+
+async function setState(db: Db, claim: Claim, state: PostState, ts?: string): Promise<void> {
+  await db
     .update(chatPosts)
-    .set({ state, ...(ts ? { ts } : {}), updatedAt: deps.clock.now() })
-    .where(eq(chatPosts.key, key));
+    .set({ state, ...(ts ? { ts } : {}), updatedAt: sql`now()` })
+    .where(ours(claim));
+}
+
+/** Keeps our claim fresh before a Slack call; throws when another worker took it over (it presumed us dead). */
+async function touch(db: Db, claim: Claim): Promise<void> {
+  const kept = await db
+    .update(chatPosts)
+    .set({ updatedAt: sql`now()` })
+    .where(and(ours(claim), eq(chatPosts.state, "sending")))
+    .returning({ key: chatPosts.key });
+  if (kept.length === 0) throw new PostInFlightError(claim.key);
 }
 
 /** Slack's recommended page size for conversations.history and conversations.replies. */
@@ -58,9 +91,10 @@ type Page = { messages?: unknown[]; response_metadata?: { next_cursor?: string }
 type Posted = { ts?: string; metadata?: { event_payload?: { post_key?: string } } };
 
 /** Finds a message this key already posted (after an ambiguous failure) by the metadata it carries. */
-async function findPosted(client: WebClient, spec: PostSpec): Promise<string | undefined> {
+async function findPosted(db: Db, client: WebClient, spec: PostSpec, claim: Claim): Promise<string | undefined> {
   let cursor: string | undefined;
   for (let page = 0; spec.threadTs || page < MAX_HISTORY_PAGES; page++) {
+    await touch(db, claim);
     const common = { channel: spec.channel, limit: LOOKUP_PAGE_SIZE, include_all_metadata: true, cursor };
     const res: Page = spec.threadTs
       ? await client.conversations.replies({ ...common, ts: spec.threadTs })
@@ -82,28 +116,71 @@ function retryAfterSeconds(err: unknown): number | undefined {
   return e?.code === "slack_webapi_rate_limited_error" && typeof e.retryAfter === "number" ? e.retryAfter : undefined;
 }
 
-async function send(deps: Deps, client: WebClient, spec: PostSpec, inlineRetries = 1): Promise<string> {
-  try {
-    const res = await client.chat.postMessage({
-      channel: spec.channel,
-      text: spec.text,
-      ...(spec.blocks ? { blocks: spec.blocks } : {}),
-      ...(spec.threadTs ? { thread_ts: spec.threadTs } : {}),
-      unfurl_links: false,
-      unfurl_media: false,
-      metadata: { event_type: METADATA_EVENT, event_payload: { post_key: spec.key } },
-    });
-    const ts = res.ts as string;
-    await setState(deps, spec.key, "sent", ts);
-    return ts;
-  } catch (err) {
-    const wait = retryAfterSeconds(err);
-    if (wait !== undefined && wait <= MAX_INLINE_RETRY_AFTER_S && inlineRetries > 0) {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 1) * 1000));
-      return send(deps, client, spec, inlineRetries - 1);
+/** Posts under our claim; `touchFirst` when time has passed since the claim was taken (a lookup ran first). */
+async function send(db: Db, client: WebClient, spec: PostSpec, claim: Claim, touchFirst: boolean): Promise<string> {
+  let inlineRetries = 1;
+  for (let touchNow = touchFirst; ; touchNow = true) {
+    if (touchNow) await touch(db, claim);
+    try {
+      const res = await client.chat.postMessage({
+        channel: spec.channel,
+        text: spec.text,
+        ...(spec.blocks ? { blocks: spec.blocks } : {}),
+        ...(spec.threadTs ? { thread_ts: spec.threadTs } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+        metadata: { event_type: METADATA_EVENT, event_payload: { post_key: spec.key } },
+      });
+      const ts = res.ts as string;
+      await setState(db, claim, "sent", ts);
+      return ts;
+    } catch (err) {
+      const wait = retryAfterSeconds(err);
+      if (wait !== undefined && wait <= MAX_INLINE_RETRY_AFTER_S && inlineRetries > 0) {
+        inlineRetries -= 1;
+        // The wait starts now: a claim touched before the call could otherwise look stale by the time we retry.
+        await touch(db, claim);
+        await sleep(Math.max(wait, 1) * 1000);
+        continue;
+      }
+      await setState(db, claim, classifySlackError(err) === "definite" ? "failed" : "unknown");
+      throw err;
     }
-    await setState(deps, spec.key, classifySlackError(err) === "definite" ? "failed" : "unknown");
-    throw err;
+  }
+}
+
+type ClaimRow = { state: PostState; ts: string | null; attempts: number; ageMs: number };
+
+async function readClaim(db: Db, key: string): Promise<ClaimRow | undefined> {
+  const [row] = await db
+    .select({
+      state: chatPosts.state,
+      ts: chatPosts.ts,
+      attempts: chatPosts.attempts,
+      ageMs: sql<number>`(extract(epoch from now() - ${chatPosts.updatedAt}) * 1000)::float8`,
+    })
+    .from(chatPosts)
+    .where(eq(chatPosts.key, key));
+  return row;
+}
+
+/**
+ * The claim as it stands once no other live worker is sending under it: sent, failed, unknown, or `sending` but
+ * stale. While another worker's claim is fresh this waits for it (at most CLAIM_STALE_SECONDS, plus a poll), so a
+ * worker that died mid-send holds up the retry of its job only until its claim is stale, not for a job retry's backoff.
+ * A claim still being touched after that belongs to a live worker that is slow: PostInFlightError, retry later.
+ */
+async function settledClaim(db: Db, key: string): Promise<{ row: ClaimRow; waited: boolean }> {
+  const staleMs = CLAIM_STALE_SECONDS * 1000;
+  let waitedMs = 0;
+  for (;;) {
+    const row = await readClaim(db, key);
+    if (!row) throw new PostInFlightError(key);
+    if (row.state !== "sending" || row.ageMs >= staleMs) return { row, waited: waitedMs > 0 };
+    if (waitedMs > staleMs) throw new PostInFlightError(key);
+    const step = Math.max(10, Math.min(CLAIM_POLL_MS, staleMs - row.ageMs));
+    await sleep(step);
+    waitedMs += step;
   }
 }
 
@@ -111,8 +188,8 @@ async function send(deps: Deps, client: WebClient, spec: PostSpec, inlineRetries
  * Posts a message at most once per key, whatever retries, restarts or second instances do: the key is
  * claimed in the database before the message is sent. Returns the message ts.
  */
-export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec): Promise<string> {
-  const now = deps.clock.now();
+export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec, opts: PostOptions = {}): Promise<string> {
+  await opts.beforeSend?.();
   const fresh = await deps.db
     .insert(chatPosts)
     .values({
@@ -121,37 +198,103 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec): P
       channel: spec.channel,
       state: "sending",
       attempts: 1,
-      updatedAt: now,
+      updatedAt: sql`now()`,
     })
     .onConflictDoNothing()
     .returning({ key: chatPosts.key });
-  if (fresh.length > 0) return send(deps, client, spec);
+  if (fresh.length > 0) return send(deps.db, client, spec, { key: spec.key, attempts: 1 }, false);
 
-  const [row] = await deps.db.select().from(chatPosts).where(eq(chatPosts.key, spec.key));
-  if (!row) throw new PostInFlightError(spec.key);
+  const { row, waited } = await settledClaim(deps.db, spec.key);
   if (row.state === "sent" && row.ts) return row.ts;
-  if (row.state === "sending" && now.getTime() - row.updatedAt.getTime() < STALE_MS)
-    throw new PostInFlightError(spec.key);
+  if (waited) await opts.beforeSend?.();
 
-  // Take the claim over from the failed or lost attempt; only one worker wins the compare-and-set.
+  // Take the claim over from the failed, lost or dead attempt; only one worker wins the compare-and-set, and a
+  // `sending` claim only while it is still stale (its owner did not touch it meanwhile).
+  const claim = { key: spec.key, attempts: row.attempts + 1 };
   const won = await deps.db
     .update(chatPosts)
-    .set({ state: "sending", attempts: row.attempts + 1, updatedAt: now })
-    .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.attempts, row.attempts)))
+    .set({ state: "sending", attempts: claim.attempts, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(chatPosts.key, spec.key),
+        eq(chatPosts.state, row.state),
+        eq(chatPosts.attempts, row.attempts),
+        sql`(${chatPosts.state} <> 'sending' or ${chatPosts.updatedAt} <= now() - make_interval(secs => ${CLAIM_STALE_SECONDS}))`,
+      ),
+    )
     .returning({ key: chatPosts.key });
   if (won.length === 0) throw new PostInFlightError(spec.key);
   if (row.state !== "failed") {
     let ts: string | undefined;
     try {
-      ts = await findPosted(client, spec);
+      ts = await findPosted(deps.db, client, spec, claim);
     } catch (err) {
-      await setState(deps, spec.key, "unknown");
+      await setState(deps.db, claim, "unknown");
       throw err;
     }
     if (ts) {
-      await setState(deps, spec.key, "sent", ts);
+      await setState(deps.db, claim, "sent", ts);
       return ts;
     }
   }
-  return send(deps, client, spec);
+  return send(deps.db, client, spec, claim, row.state !== "failed");
+}
+
+export interface CallSpec {
+  /** Unique name of this call, e.g. `kudos:react:T1:C1:1700000000.000100`. */
+  key: string;
+  teamId: string;
+  channel: string;
+}
+
+/**
+ * For Slack calls that leave nothing to look up afterwards (a reaction, an ephemeral message): the key is claimed
+ * before the call, so retries, restarts and second instances make it at most once. True when it was made now;
+ * false when it was made before. A definite failure (Slack said no) releases the claim for the next attempt. After
+ * an ambiguous one (a timeout, a dropped connection) the call may have gone through: it is repeated only when
+ * `repeatAmbiguous` says a repeat is harmless (reactions.add answers `already_reacted`).
+ */
+export async function callOnce(
+  deps: Deps,
+  spec: CallSpec,
+  call: () => Promise<unknown>,
+  opts: { repeatAmbiguous?: boolean } = {},
+): Promise<boolean> {
+  const fresh = await deps.db
+    .insert(chatPosts)
+    .values({
+      key: spec.key,
+      teamId: spec.teamId,
+      channel: spec.channel,
+      state: "sending",
+      attempts: 1,
+      updatedAt: sql`now()`,
+    })
+    .onConflictDoNothing()
+    .returning({ key: chatPosts.key });
+  let claim: Claim = { key: spec.key, attempts: 1 };
+  if (fresh.length === 0) {
+    const row = await readClaim(deps.db, spec.key);
+    if (!row) throw new PostInFlightError(spec.key);
+    if (row.state === "sent") return false;
+    // A fresh `sending` claim is another worker's call in flight; a stale one, or an `unknown` outcome, may have
+    // gone through, so it is repeated only when a repeat is harmless (Slack answers it with already_reacted).
+    if (row.state === "sending" && row.ageMs < CLAIM_STALE_SECONDS * 1000) throw new PostInFlightError(spec.key);
+    if (row.state !== "failed" && !opts.repeatAmbiguous) return false;
+    claim = { key: spec.key, attempts: row.attempts + 1 };
+    const won = await deps.db
+      .update(chatPosts)
+      .set({ state: "sending", attempts: claim.attempts, updatedAt: sql`now()` })
+      .where(and(eq(chatPosts.key, spec.key), eq(chatPosts.state, row.state), eq(chatPosts.attempts, row.attempts)))
+      .returning({ key: chatPosts.key });
+    if (won.length === 0) throw new PostInFlightError(spec.key);
+  }
+  try {
+    await call();
+  } catch (err) {
+    await setState(deps.db, claim, classifySlackError(err) === "definite" ? "failed" : "unknown");
+    throw err;
+  }
+  await setState(deps.db, claim, "sent");
+  return true;
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { errorBody } from "../contract/index.ts";
 import { rows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import { addressKey } from "../http/rate-limit.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { verifySlackSignature } from "./verify.ts";
 
@@ -102,12 +103,9 @@ async function handle(
   );
   if (!check.ok) {
     req.log.warn({ reason: check.reason }, "refused unsigned chat request");
-    const wait = await gate.fail(req.ip);
+    const wait = await gate.fail(addressKey(req.ip));
     if (wait > 0) {
-      req.log.warn(
-        { ip: req.ip },
-        "chat requests from this address refused until the minute ends: too many bad signatures",
-      );
+      req.log.warn("chat requests from an address refused until the minute ends: too many bad signatures");
       return tooMany(reply, wait);
     }
     return reply.status(401).send({ error: "Invalid request signature" });
@@ -158,7 +156,7 @@ export function chatRoutes(receiver: FastifyReceiver) {
     await app.register(async (scope) => {
       // An address over its signature-failure limit is refused before its body is read or any HMAC computed.
       scope.addHook("onRequest", async (req, reply) => {
-        const wait = gate.retryAfter(req.ip, deps.clock.now().getTime());
+        const wait = gate.retryAfter(addressKey(req.ip), deps.clock.now().getTime());
         if (wait > 0) return tooMany(reply, wait);
       });
       scope.removeAllContentTypeParsers();

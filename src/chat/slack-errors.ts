@@ -27,3 +27,23 @@ export function payloadRefused(err: unknown): string | undefined {
   const code = slackErrorCode(err);
   return code !== undefined && PAYLOAD_REFUSED.has(code) ? code : undefined;
 }
+
+/**
+ * Errors with which Slack refuses the destination of a message: the channel is gone, archived or closed to the
+ * bot (a private channel it was removed from), or the person cannot be messaged. Nothing changes on a retry
+ * until someone acts, so a job that gets one gives up with a warning instead of retrying for a day.
+ */
+const DESTINATION_GONE = new Set([
+  "channel_not_found",
+  "not_in_channel",
+  "is_archived",
+  "user_not_found",
+  "user_disabled",
+  "cannot_dm_bot",
+]);
+
+/** The Slack error code when Slack refused the destination itself (see DESTINATION_GONE), else undefined. */
+export function destinationGone(err: unknown): string | undefined {
+  const code = slackErrorCode(err);
+  return code !== undefined && DESTINATION_GONE.has(code) ? code : undefined;
+}

@@ -94,6 +94,29 @@ describe("createLogger", () => {
   });
 });
 
+describe("createLogger, nested", () => {
+  it("scrubs fields at any depth, reduces an Error under any key, and scrubs child loggers' fields", () => {
+    const lines: string[] = [];
+    const log = createLogger({ logLevel: "debug" }, { write: (l: string) => void lines.push(l) });
+    const slackErr = Object.assign(new Error("An API error occurred: invalid_blocks"), {
+      data: { text: "my private answer", view: "?t=eyJsecret" },
+    });
+    log.warn(
+      { error: slackErr, ctx: { url: "http://x/dashboard/login?t=abc.def", list: ["xoxb-9-9"] } },
+      "nested fields",
+    );
+    log.child({ link: "http://x/dashboard/login?t=zzz" }).child({ key: "svc_0123456789abcdefABCDEF" }).info("child");
+    const text = lines.join("");
+    expect(text).not.toMatch(/my private answer|eyJsecret|abc\.def|xoxb-9-9|t=zzz|0123456789abcdefABCDEF/);
+    expect(JSON.parse(lines[0]!).error).toMatchObject({
+      type: "Error",
+      message: "An API error occurred: invalid_blocks",
+    });
+    const child = JSON.parse(lines[1]!);
+    expect(child).toMatchObject({ link: "http://x/dashboard/login?[query]", key: "svc_[redacted]", msg: "child" });
+  });
+});
+
 describe("slackLogLine", () => {
   it("drops the Web API client's URL, body and header lines and reduces results to ok or Slack's error code", () => {
     expect(slackLogLine(["http request url: http://127.0.0.1:1/api/views.publish"])).toBeUndefined();

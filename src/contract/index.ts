@@ -1,12 +1,16 @@
 import type { z } from "zod";
 import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
+import type * as kudos from "./kudos.ts";
+import type * as rules from "./rules.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
 export * from "./email.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
+export * from "./kudos.ts";
+export * from "./rules.ts";
 export * from "./workspace.ts";
 
 /** The types the dashboard reads, inferred from the schemas the server answers with. */
@@ -40,4 +44,11 @@ export type TodayParticipant = z.output<typeof insights.todayParticipant>;
 export type Analytics = z.output<typeof insights.analytics>;
 export type MoodDay = z.output<typeof insights.moodDay>;
 export type MemberParticipation = z.output<typeof insights.memberParticipation>;
+export type Rule = z.output<typeof rules.rule>;
+export type RuleTrigger = Rule["trigger"];
+export type RuleAction = Rule["action"];
+/** What POST takes (PUT: any of these); trigger_threshold and schedule_id may be null. */
+export type RuleInput = Omit<Rule, "id" | "created_at">;
+export type Kudo = z.output<typeof kudos.kudo>;
+export type LeaderboardEntry = z.output<typeof kudos.leaderboardEntry>;
 export type EmailPreferences = z.output<typeof email.emailPreferences>;

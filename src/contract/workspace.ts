@@ -57,6 +57,9 @@ export const schedule = z
       .nullable()
       .describe("Minutes after the ask that one reminder goes to those who have not answered; null: no reminder"),
     ask_in_member_timezone: z.boolean().describe("Ask each participant at schedule_time in their own timezone"),
+    kudos_field: z
+      .boolean()
+      .describe("The answer modal has an optional shout-out: people picked there (or mentioned) get kudos"),
     next_run_at: isoTimestamp
       .nullable()
       .describe("When the next run starts (holidays and DST included; the schedule's zone); null when paused or never"),

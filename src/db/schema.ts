@@ -5,6 +5,7 @@ import {
   boolean,
   customType,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -122,6 +123,8 @@ export const schedules = pgTable(
     reminderMinutes: integer("reminder_minutes").default(120),
     /** Ask each participant at schedule_time in their own Slack timezone, dated by their own calendar. */
     askInMemberTimezone: boolean("ask_in_member_timezone").notNull().default(false),
+    /** The answer modal has an optional shout-out field that gives kudos. */
+    kudosField: boolean("kudos_field").notNull().default(false),
     /**
      * When the timing (time, zone, days, active, member-timezone mode) last changed: a date runs only if
      * its start time comes after this, so creating or editing a schedule never starts a run in the past.
@@ -307,6 +310,92 @@ export const feedTokens = pgTable(
     createdAt: tstz("created_at").notNull(),
   },
   (t) => [uniqueIndex("feed_tokens_hash_uq").on(t.tokenHash)],
+);
+
+// ---- Workflow rules ---------------------------------------------------------------------------
+
+export type RuleTrigger = "blocker_reported" | "participation_below" | "mood_below";
+export type RuleAction = "post_to_channel" | "dm_admin";
+
+/** What happens when: a trigger (with its threshold) and an action on a target. At most 100 a workspace. */
+export const rules = pgTable(
+  "rules",
+  {
+    id: serial("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    trigger: text("trigger").$type<RuleTrigger>().notNull(),
+    /** Percent (participation_below) or average mood score 1–5 (mood_below); null for blocker_reported. */
+    triggerThreshold: doublePrecision("trigger_threshold"),
+    action: text("action").$type<RuleAction>().notNull(),
+    /** A channel id (post_to_channel) or an admin's user id (dm_admin). */
+    actionTarget: text("action_target").notNull(),
+    /** Only this standup's events; null: every standup of the workspace. */
+    scheduleId: text("schedule_id"),
+    active: boolean("active").notNull().default(true),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+    /** Bumped on every edit: an edit validated against one version is written only over that version. */
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [index("rules_team_trigger_idx").on(t.teamId, t.trigger)],
+);
+
+/**
+ * A rule fired for a subject: a response (blocker_reported) or a run (the close triggers). Inserted in the
+ * transaction of the event, under a unique key per rule and subject, so a rule fires at most once for it.
+ * Pruned after 90 days.
+ */
+export const ruleFirings = pgTable(
+  "rule_firings",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    ruleId: integer("rule_id").notNull(),
+    runId: bigint("run_id", { mode: "number" }).notNull(),
+    responseId: bigint("response_id", { mode: "number" }),
+    /** What the firing job did: posted, not_below, no_data, … (null until it ran). */
+    outcome: text("outcome"),
+    createdAt: tstz("created_at").notNull(),
+    doneAt: tstz("done_at"),
+  },
+  (t) => [
+    uniqueIndex("rule_firings_response_uq").on(t.ruleId, t.responseId).where(sql`${t.responseId} is not null`),
+    uniqueIndex("rule_firings_run_uq").on(t.ruleId, t.runId).where(sql`${t.responseId} is null`),
+    index("rule_firings_team_created_idx").on(t.teamId, t.createdAt),
+  ],
+);
+
+// ---- Kudos ----------------------------------------------------------------------------------------
+
+export type KudoSource = "message" | "command" | "standup";
+
+/**
+ * One row per person a kudo went to. Kept for good (the product's data). The unique key is the claim that a
+ * message (a channel message, a slash command, a standup's shout-out) gives each person at most one kudo.
+ */
+export const kudos = pgTable(
+  "kudos",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    fromUser: text("from_user").notNull(),
+    toUser: text("to_user").notNull(),
+    message: text("message").notNull(),
+    /** Where it was given: the message's channel, the command's, the standup's. */
+    channelId: text("channel_id").notNull(),
+    source: text("source").$type<KudoSource>().notNull(),
+    /** `msg:<channel>:<ts>`, `cmd:<trigger id>` or `standup:<response id>`. */
+    sourceKey: text("source_key").notNull(),
+    /** The workspace's date when it was given: the daily limit counts by it. */
+    givenOn: date("given_on", { mode: "string" }).notNull(),
+    createdAt: tstz("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("kudos_source_receiver_uq").on(t.teamId, t.sourceKey, t.toUser),
+    index("kudos_team_created_idx").on(t.teamId, t.createdAt, t.id),
+    index("kudos_team_giver_day_idx").on(t.teamId, t.fromUser, t.givenOn),
+  ],
 );
 
 // ---- E-mail ---------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import { sql } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import { type Executor, rows } from "../db/client.ts";
@@ -40,6 +41,29 @@ export async function hitRateLimit(
 }
 
 /**
+ * Whether `bucket` is already past its limit in the current window, without counting anything (for limits that
+ * count only failures: the request is refused up front once the failures are used up).
+ */
+export async function peekRateLimit(
+  deps: Pick<Deps, "db" | "clock">,
+  reply: FastifyReply,
+  bucket: string,
+  limitPerMinute: number,
+  now: Date = deps.clock.now(),
+): Promise<RateDecision> {
+  const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const [row] = await rows<{ count: number }>(
+    deps.db,
+    sql`select count from rate_limits where bucket = ${bucket} and window_start = ${windowStart.toISOString()}`,
+  );
+  const resetAt = new Date(windowStart.getTime() + 60_000);
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+  const allowed = Number(row?.count ?? 0) < limitPerMinute;
+  if (!allowed) reply.header("retry-after", String(retryAfterSeconds));
+  return { allowed, retryAfterSeconds, resetAt };
+}
+
+/**
  * Counts one request against `bucket`; over the limit the reply already carries Retry-After, and the
  * caller answers 429 in its own shape (an HTML page, a JSON-RPC error).
  */
@@ -64,4 +88,22 @@ export async function enforceRateLimit(
   now: Date = deps.clock.now(),
 ): Promise<void> {
   if (!(await checkRateLimit(deps, reply, bucket, limitPerMinute, now)).allowed) throw tooMany();
+}
+
+/**
+ * The per-address bucket of a client address: IPv4 as is (an IPv4-mapped IPv6 address is its IPv4 address), IPv6
+ * by its /64 prefix, because one host is usually handed a whole /64 and could otherwise change address per request.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = "", tail = ""] = ip.split("%")[0]!.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

@@ -63,6 +63,18 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
     forceCloseConnections: false,
   });
   app.decorate("deps", deps);
+  if (deps.config.trustProxyHops === 0) {
+    // Behind a proxy nobody told us about, every client has the proxy's address: per-address limits would lump
+    // them together (and bad signatures from anyone would block Slack). Said once per process.
+    let warned = false;
+    app.addHook("onRequest", async (req) => {
+      if (warned || req.headers["x-forwarded-for"] === undefined) return;
+      warned = true;
+      req.log.warn(
+        "requests carry X-Forwarded-For but TRUST_PROXY_HOPS is 0: per-address limits see the proxy's address; set TRUST_PROXY_HOPS to the number of proxies in front",
+      );
+    });
+  }
   const routeList: RouteInfo[] = [];
   app.decorate("routeList", routeList);
   app.addHook("onRoute", (r) => {

@@ -17,23 +17,45 @@ export type JobHandler<N extends JobName> = (
 ) => Promise<void>;
 
 export interface QueueSettings {
-  /** Start polling workers (false in tests, which drain by hand). */
+  /** Start polling workers and the supervisor (false in tests, which drain by hand). */
   workers: boolean;
-  /** Seconds before the first retry; doubled on every further retry. */
+  /** Seconds before the first retry (pg-boss waits 1–2 times this); doubled on every further retry. */
   retryDelaySeconds: number;
   retryLimit: number;
   pollingIntervalSeconds: number;
   batchSize: number;
+  /**
+   * A running job's worker writes a heartbeat every `heartbeatRefreshSeconds`; a job whose last heartbeat is older
+   * than `heartbeatSeconds` (pg-boss: at least 10) belongs to a worker that died and is retried.
+   */
+  heartbeatSeconds: number;
+  heartbeatRefreshSeconds: number;
+  /** How often each instance's supervisor looks for jobs with a stale heartbeat (and expired ones). */
+  superviseIntervalSeconds: number;
 }
 
+/**
+ * Crash recovery: a job whose instance died (kill -9, a lost host) is noticed by its heartbeat, not by the 300 s
+ * expiry, and runs again on any live instance within about 20 s (worst case, first attempt):
+ * heartbeat stale 10 s after the last one + next supervisor pass ≤ 5 s + retry delay ≤ 2 × 2 s + polling ≤ 1 s.
+ * A message the dead worker was sending at that moment is taken over once its claim is stale (post-once.ts,
+ * 20 s after the kill at the latest). queue.test.ts checks the sum against the 30 s target.
+ */
 export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
   workers: true,
-  retryDelaySeconds: 5,
-  // 5 s doubling, capped at an hour: about a day of attempts, then the job fails for good.
+  retryDelaySeconds: 2,
+  // 2 s doubling (with pg-boss's jitter), capped at an hour: about a day of attempts, then the job fails for good.
   retryLimit: 30,
   pollingIntervalSeconds: 1,
   batchSize: 25,
+  heartbeatSeconds: 10,
+  // Three beats fit in one heartbeat window: a busy event loop or a slow database does not fail a live job.
+  heartbeatRefreshSeconds: 3,
+  superviseIntervalSeconds: 5,
 };
+
+/** A handler may run this long (heartbeat or not) before pg-boss gives up on it and retries the job. */
+export const JOB_EXPIRY_SECONDS = 300;
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
@@ -74,15 +96,18 @@ export class JobQueue {
     this.#settings = { ...DEFAULT_QUEUE_SETTINGS, ...settings };
     this.#giveUpOn = opts.giveUpOn ?? (() => undefined);
     this.#log = log.child({ component: "queue" });
+    const s = this.#settings;
+    // The supervisor's pass fails jobs with a stale heartbeat; monitoring as often as it runs makes every pass count.
+    const common = {
+      schedule: false,
+      supervise: s.workers,
+      superviseIntervalSeconds: s.superviseIntervalSeconds,
+      monitorIntervalSeconds: s.superviseIntervalSeconds,
+    };
     this.#boss =
       database.kind === "pglite"
-        ? new PgBoss({
-            db: fromPglite(database.pglite!),
-            backend: "pglite",
-            schedule: false,
-            supervise: this.#settings.workers,
-          })
-        : new PgBoss({ connectionString: database.url, max: 5, schedule: false, supervise: this.#settings.workers });
+        ? new PgBoss({ db: fromPglite(database.pglite!), backend: "pglite", ...common })
+        : new PgBoss({ connectionString: database.url, max: 5, ...common });
     this.#boss.on("error", (err: Error) => this.#log.warn({ err: err.message }, "job queue error"));
   }
 
@@ -109,7 +134,8 @@ export class JobQueue {
         retryDelay: s.retryDelaySeconds,
         retryBackoff: backoff,
         ...(backoff ? { retryDelayMax: 3600 } : {}),
-        expireInSeconds: 300,
+        expireInSeconds: JOB_EXPIRY_SECONDS,
+        heartbeatSeconds: s.heartbeatSeconds,
       };
       if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
       else await this.#boss.createQueue(name, options);
@@ -130,6 +156,7 @@ export class JobQueue {
           localConcurrency: Math.min(2, reg.concurrency),
           burstWhenBatchFull: true,
           pollingIntervalSeconds: s.pollingIntervalSeconds,
+          heartbeatRefreshSeconds: s.heartbeatRefreshSeconds,
           perJobResults: true,
         },
         (jobs: Job<object>[]) => this.#runBatch(name, reg, jobs),
@@ -158,7 +185,7 @@ export class JobQueue {
         const jobs = await this.#boss.fetch<object>(name, { batchSize: this.#settings.batchSize });
         if (jobs.length === 0) continue;
         ran += jobs.length;
-        const results = await this.#runBatch(name, reg, jobs);
+        const results = await this.#withHeartbeat(name, jobs, () => this.#runBatch(name, reg, jobs));
         const done = results.filter((r) => r.status === "completed").map((r) => r.id);
         const failed = results.filter((r) => r.status === "failed");
         if (done.length) await this.#boss.complete(name, done);
@@ -168,6 +195,24 @@ export class JobQueue {
       if (ran === 0) return total;
     }
     return total;
+  }
+
+  /**
+   * Heartbeats for jobs drain() fetched, as the workers send them: a supervisor on another instance sharing the
+   * database would otherwise take a job that runs longer than `heartbeatSeconds` for the job of a dead worker.
+   */
+  async #withHeartbeat<T>(name: string, jobs: Job<object>[], run: () => Promise<T>): Promise<T> {
+    const ids = jobs.map((j) => j.id);
+    const timer = setInterval(() => {
+      this.#boss
+        .touch(name, ids)
+        .catch((err: unknown) => this.#log.warn({ job: name, err: String(err) }, "heartbeat failed"));
+    }, this.#settings.heartbeatRefreshSeconds * 1000);
+    try {
+      return await run();
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   async #runBatch(name: string, reg: Registered, jobs: Job<object>[]): Promise<JobResult[]> {

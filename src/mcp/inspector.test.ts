@@ -36,11 +36,11 @@ describe.skipIf(!installed)("the MCP Inspector CLI", async () => {
       timeout: 90_000,
     });
 
-  it("lists the 8 tools", { timeout: 120_000 }, async () => {
+  it("lists the 9 tools", { timeout: 120_000 }, async () => {
     const { stdout } = await inspector("--method", "tools/list", "--header", `Authorization: Bearer ${key}`);
     const listed = (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
     expect(listed).toEqual([...TOOL_NAMES]);
-    expect(TOOL_NAMES).toHaveLength(8);
+    expect(TOOL_NAMES).toHaveLength(9);
   });
 
   it("calls a tool with an argument", { timeout: 120_000 }, async () => {

@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { PACKAGE_VERSION } from "../http/server.ts";
+import { getKudos } from "./kudos-tools.ts";
 import { getBlockers, getStandups, getTodayStandups, searchStandups } from "./standup-tools.ts";
 import type { Tool, ToolContext } from "./tool-kit.ts";
 import { getMembers, getMoodSummary, getParticipation, getWorkspaceSummary } from "./workspace-tools.ts";
@@ -15,13 +16,15 @@ export const TOOLS: readonly Tool[] = [
   searchStandups,
   getWorkspaceSummary,
   getMoodSummary,
+  getKudos,
 ];
 
 export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
 
 const INSTRUCTIONS =
   "Upbeat runs daily standups in one Slack workspace: each member answers what they did yesterday, what they " +
-  "plan today, any blockers, and picks a mood. These tools read that data (they never change anything). " +
+  "plan today, any blockers, and picks a mood; members also give each other kudos. These tools read that data " +
+  "(they never change anything). " +
   "Dates are YYYY-MM-DD in the workspace timezone. Start with get_workspace_summary; use get_members to map " +
   "names to user ids.";
 

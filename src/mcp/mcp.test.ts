@@ -18,6 +18,7 @@ const TOOL_NAMES = [
   "search_standups",
   "get_workspace_summary",
   "get_mood_summary",
+  "get_kudos",
 ];
 const ACCEPT = "application/json, text/event-stream";
 
@@ -93,7 +94,7 @@ describe("the MCP endpoint", async () => {
     expect((await fetch(url, { method: "DELETE", headers: bearer(key) })).status).toBe(405);
   });
 
-  it("the SDK client initializes, lists the 8 read-only tools with input schemas, and pings", async () => {
+  it("the SDK client initializes, lists the 9 read-only tools with input schemas, and pings", async () => {
     const client = await connect(key);
     expect(client.getServerVersion()).toMatchObject({ name: "upbeat", version: PACKAGE_VERSION });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
@@ -125,6 +126,12 @@ describe("the MCP endpoint", async () => {
       default: 7,
     });
     expect(byName.get_mood_summary!.properties?.days).toMatchObject({ default: 14 });
+    expect(byName.get_kudos!.properties?.days).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 365,
+      default: 30,
+    });
     expect(await client.ping()).toEqual({});
   });
 

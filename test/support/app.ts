@@ -22,6 +22,25 @@ import { freshDatabase } from "./database.ts";
 
 export const APP_URL = "http://localhost:3000";
 
+/**
+ * The configuration (as environment variables) of a test app on this database and fake Slack; app processes a test
+ * starts (test/support/app-process.ts) use it too, so they read the tokens the test app stored.
+ */
+export function testEnv(databaseUrl: string, chatApiUrl: string): Record<string, string> {
+  return {
+    NODE_ENV: "test",
+    APP_URL,
+    CHAT_CLIENT_ID: "test-client-id",
+    CHAT_CLIENT_SECRET: "test-client-secret",
+    CHAT_SIGNING_SECRET: TEST_SIGNING_SECRET,
+    SESSION_SECRET_KEY: "test-session-secret-key-0123456789abcdef",
+    DATABASE_URL: databaseUrl,
+    CHAT_API_URL: chatApiUrl,
+    CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
+    LOG_LEVEL: "WARNING",
+  };
+}
+
 export interface TestApp {
   app: Upbeat;
   deps: Deps;
@@ -29,8 +48,14 @@ export interface TestApp {
   fake: FakeSlack;
   database: Database;
   inject: Upbeat["server"]["inject"];
-  /** Installs a workspace (database row + fake Slack team) with an admin installer. */
-  installTeam(teamId: string, opts?: { name?: string; installer?: string; botToken?: string }): Promise<void>;
+  /**
+   * Installs a workspace (database row + fake Slack team) with an admin installer. `scopes` (comma-separated) are
+   * what the installation was granted, in the database and at the fake; default chat:write,commands,reactions:write.
+   */
+  installTeam(
+    teamId: string,
+    opts?: { name?: string; installer?: string; botToken?: string; scopes?: string },
+  ): Promise<void>;
   addMember(
     teamId: string,
     userId: string,
@@ -70,16 +95,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const ownFake = !opts.fake;
   const database = opts.database ?? (await freshDatabase());
   const config = loadConfig({
-    NODE_ENV: "test",
-    APP_URL,
-    CHAT_CLIENT_ID: "test-client-id",
-    CHAT_CLIENT_SECRET: "test-client-secret",
-    CHAT_SIGNING_SECRET: TEST_SIGNING_SECRET,
-    SESSION_SECRET_KEY: "test-session-secret-key-0123456789abcdef",
-    DATABASE_URL: database.url.startsWith("pglite") ? "pglite://memory" : database.url,
-    CHAT_API_URL: fake.url,
-    CHAT_OAUTH_URL: "http://127.0.0.1:9/oauth/v2/authorize",
-    LOG_LEVEL: "WARNING",
+    ...testEnv(database.url.startsWith("pglite") ? "pglite://memory" : database.url, fake.url),
     ...opts.env,
   });
   const log = opts.log ?? pino({ level: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -105,7 +121,13 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     async installTeam(teamId, o = {}) {
       const botToken = o.botToken ?? `xoxb-${teamId.toLowerCase()}-token`;
       const installer = o.installer ?? `U${teamId.slice(1)}ADMIN`;
-      fake.addTeam({ id: teamId, name: o.name ?? `Team ${teamId}`, botToken, botUserId: `B${teamId.slice(1)}BOT` });
+      fake.addTeam({
+        id: teamId,
+        name: o.name ?? `Team ${teamId}`,
+        botToken,
+        botUserId: `B${teamId.slice(1)}BOT`,
+        ...(o.scopes !== undefined ? { scopes: o.scopes } : {}),
+      });
       await upsertInstallation(
         deps.db,
         {
@@ -113,7 +135,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
           teamName: o.name ?? `Team ${teamId}`,
           botUserId: `B${teamId.slice(1)}BOT`,
           botTokenEnc: encryptSecret(deps.keys.tokenEncryption, botToken),
-          scopes: "chat:write,commands,reactions:write",
+          scopes: o.scopes ?? "chat:write,commands,reactions:write",
           installerUserId: installer,
         },
         clock.now(),

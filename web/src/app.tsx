@@ -18,6 +18,8 @@ const StandupEditorPage = lazy(() =>
 );
 const MembersPage = lazy(() => import("./pages/members.tsx").then((m) => ({ default: m.MembersPage })));
 const AiAccessPage = lazy(() => import("./pages/ai-access.tsx").then((m) => ({ default: m.AiAccessPage })));
+const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default: m.RulesPage })));
+const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default: m.KudosPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 
@@ -43,7 +45,9 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
     return { title: "Edit standup", element: <StandupEditorPage id={decodeURIComponent(edit[1]!)} />, admin: true };
   if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
   if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
+  if (path === "/kudos") return { title: "Kudos", element: <KudosPage /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
+  if (path === "/rules") return { title: "Rules", element: <RulesPage />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
   if (path === "/email") return { title: "E-mail", element: <EmailPage />, admin: true };

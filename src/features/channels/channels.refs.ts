@@ -1,3 +1,4 @@
+import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
 import { type AppError, badRequest, upstreamFailed } from "../../http/errors.ts";
@@ -14,9 +15,22 @@ export interface ChannelCheck {
 const notFound = (field: string) =>
   badRequest(`${field}: no such channel in this workspace; for a private channel, invite the app to it first`);
 const archived = (field: string) => badRequest(`${field}: the channel is archived`);
+/** Slack no longer accepts the workspace's token: asking again cannot help, reinstalling does. */
+const AUTH_GONE = new Set(["invalid_auth", "token_revoked", "account_inactive", "not_authed", "token_expired"]);
+const reinstall = (field: string) =>
+  badRequest(`${field}: Slack no longer accepts this workspace's app token; reinstall the app, then try again`);
+
+/** A refusal shared by every channel call: the installation is gone or its token revoked. */
+function accessRefusal(err: unknown, field: string): AppError | undefined {
+  if (err instanceof InstallationGoneError) return reinstall(field);
+  const code = slackErrorCode(err);
+  return code !== undefined && AUTH_GONE.has(code) ? reinstall(field) : undefined;
+}
 
 /** The 400 for a refusal of conversations.info, or undefined when Slack could not answer (a 500). */
 function infoRefusal(err: unknown, field: string): AppError | undefined {
+  const gone = accessRefusal(err, field);
+  if (gone) return gone;
   const code = slackErrorCode(err);
   if (code === "channel_not_found") return notFound(field);
   if (code === "missing_scope") {
@@ -43,9 +57,10 @@ function joinRefusal(err: unknown, field: string): AppError | undefined {
     case "method_not_supported_for_channel_type":
     case "channel_is_limited_access":
     case "too_many_members":
+    case "restricted_action":
       return badRequest(`${field}: the app cannot join this channel; invite the app to it first`);
     default:
-      return undefined;
+      return accessRefusal(err, field);
   }
 }
 

@@ -19,6 +19,8 @@ export interface ChannelInfo {
 }
 
 const CACHE_MS = 60_000;
+/** Channel answers one instance keeps at most. */
+export const MAX_CACHED_INFOS = 5_000;
 
 interface Entry<T> {
   at: number;
@@ -133,8 +135,15 @@ export class ChannelDirectory {
   }
 
   #remember(key: string, at: number, info: ChannelInfo): ChannelInfo {
-    if (info.isMember && !info.isArchived && !info.isDirect) this.#infos.set(key, { at, value: info });
-    else this.#infos.delete(key);
+    if (info.isMember && !info.isArchived && !info.isDirect) {
+      this.#infos.delete(key);
+      // Oldest first in insertion order: past the cap, forget the oldest answers (a cache only saves calls).
+      for (const oldest of this.#infos.keys()) {
+        if (this.#infos.size < MAX_CACHED_INFOS) break;
+        this.#infos.delete(oldest);
+      }
+      this.#infos.set(key, { at, value: info });
+    } else this.#infos.delete(key);
     return info;
   }
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { adminErrors, feedToken, html, okBody } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
-import { checkRateLimit } from "../../http/rate-limit.ts";
+import { addressKey, checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { feedMessagePage, feedNotFoundPage, feedPage } from "./feed.page.ts";
 import { issueFeedToken, loadFeed, revokeFeedToken } from "./feed.service.ts";
@@ -84,7 +84,7 @@ export function feedRoutes(app: App, deps: Deps): void {
 
   /** Counted per IP before the token is even looked at, so guessing tokens is throttled too. */
   const limited = async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    const rate = await checkRateLimit(deps, reply, `feed:${req.ip}`, FEED_PER_MINUTE);
+    const rate = await checkRateLimit(deps, reply, `feed:${addressKey(req.ip)}`, FEED_PER_MINUTE);
     if (rate.allowed) return false;
     reply
       .status(429)

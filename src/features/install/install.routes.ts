@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { checkRateLimit } from "../../http/rate-limit.ts";
+import { addressKey, checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { completeInstall, InstallError, installUrl } from "./install.service.ts";
@@ -31,7 +31,7 @@ const tooManyInstalls = {
 
 /** Browser pages, so over the limit the answer is a page too (checkRateLimit has set Retry-After). */
 async function limited(deps: Deps, bucket: "install" | "oauth", req: FastifyRequest, reply: FastifyReply) {
-  if ((await checkRateLimit(deps, reply, `${bucket}:${req.ip}`, INSTALL_PER_MINUTE)).allowed) return false;
+  if ((await checkRateLimit(deps, reply, `${bucket}:${addressKey(req.ip)}`, INSTALL_PER_MINUTE)).allowed) return false;
   reply
     .status(429)
     .type(HTML)

@@ -167,6 +167,36 @@ describe("a schedule's channel is checked with Slack", async () => {
     expect((await create(adminA, { channel_id: "G0REFLATE" })).statusCode).toBe(201);
   });
 
+  it.each(["invalid_auth", "token_revoked", "account_inactive"])(
+    "Slack refusing the workspace's token (%s) is a 400 that says to reinstall, and nothing is stored",
+    async (error) => {
+      forgetCache();
+      const before = await storedOf(A);
+      try {
+        t.fake.fail("conversations.info", { error }, 10);
+        const res = await create(adminA, { channel_id: "C0REFIN" });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatch(/^channel_id: Slack no longer accepts this workspace's app token; reinstall/);
+      } finally {
+        t.fake.reset();
+      }
+      expect(await storedOf(A)).toEqual(before);
+    },
+  );
+
+  it("a workspace that forbids apps joining channels (restricted_action) is a 400 asking for an invite", async () => {
+    t.fake.addChannel(A, { id: "C0REFRESTRICT", name: "restricted", members: [] });
+    try {
+      t.fake.fail("conversations.join", { error: "restricted_action" }, 10);
+      const res = await create(adminA, { channel_id: "C0REFRESTRICT" });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe("channel_id: the app cannot join this channel; invite the app to it first");
+    } finally {
+      t.fake.reset();
+    }
+    expect(await storedOf(A)).not.toContain("C0REFRESTRICT");
+  });
+
   describe("when Slack cannot answer", () => {
     it.each<[string, Fault]>([
       ["the connection drops", { drop: true }],

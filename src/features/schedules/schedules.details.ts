@@ -107,6 +107,7 @@ export async function presentSchedules(deps: DetailDeps, teamId: string, list: S
       blocker_question: row.blockerQuestion,
       reminder_minutes: row.reminderMinutes,
       ask_in_member_timezone: row.askInMemberTimezone,
+      kudos_field: row.kudosField,
       next_run_at: next ? next.toISOString() : null,
       last_run: last
         ? {

@@ -105,6 +105,8 @@ const reminderMinutes = z.union([z.number().int().min(MIN_REMINDER_MINUTES).max(
 
 const askInMemberTimezone = z.boolean({ error: "ask_in_member_timezone must be true or false" });
 
+const kudosField = z.boolean({ error: "kudos_field must be true or false" });
+
 /** PUT body: every field optional, omitted ones unchanged; unknown (and read-only) fields are dropped. */
 export const scheduleUpdateInput = z.object(
   {
@@ -126,6 +128,9 @@ export const scheduleUpdateInput = z.object(
     ask_in_member_timezone: askInMemberTimezone
       .optional()
       .describe("Ask each participant at schedule_time in their own Slack timezone"),
+    kudos_field: kudosField
+      .optional()
+      .describe("Add an optional shout-out to the answer modal that gives kudos (default false)"),
   },
   { error: "Request body must be a JSON object" },
 );

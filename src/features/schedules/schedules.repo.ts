@@ -19,6 +19,7 @@ export type SchedulePatch = Partial<
     | "blockerQuestion"
     | "reminderMinutes"
     | "askInMemberTimezone"
+    | "kudosField"
     | "timingChangedAt"
   >
 >;

@@ -134,6 +134,7 @@ export async function storeSchedule(
     blockerQuestion,
     reminderMinutes: input.reminder_minutes !== undefined ? input.reminder_minutes : DEFAULT_REMINDER_MINUTES,
     askInMemberTimezone: input.ask_in_member_timezone ?? false,
+    kudosField: input.kudos_field ?? false,
     // A new schedule runs from its first start after now, never for a time of today that has already passed.
     timingChangedAt: now,
     createdAt: now,
@@ -165,6 +166,7 @@ export function schedulePatch(current: ScheduleRow, input: ScheduleUpdate, now: 
     patch.askInMemberTimezone = input.ask_in_member_timezone;
   }
   if (changed("name", input.name)) patch.name = input.name;
+  if (changed("kudosField", input.kudos_field)) patch.kudosField = input.kudos_field;
   if (input.reminder_minutes !== undefined) patch.reminderMinutes = input.reminder_minutes;
   if (input.questions !== undefined) patch.questions = input.questions;
 

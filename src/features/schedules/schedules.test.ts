@@ -67,6 +67,7 @@ describe("schedules API", async () => {
         "blocker_question",
         "reminder_minutes",
         "ask_in_member_timezone",
+        "kudos_field",
         "next_run_at",
         "last_run",
         "participant_count",
@@ -84,6 +85,7 @@ describe("schedules API", async () => {
       blocker_question: 3,
       reminder_minutes: 120,
       ask_in_member_timezone: false,
+      kudos_field: false,
       last_run: null,
       participant_count: 0,
     });
@@ -114,6 +116,7 @@ describe("schedules API", async () => {
       blocker_question: null,
       reminder_minutes: 120,
       ask_in_member_timezone: false,
+      kudos_field: false,
       next_run_at: null,
       last_run: null,
       participant_count: 0,

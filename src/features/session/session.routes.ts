@@ -3,7 +3,7 @@ import { z } from "zod";
 import { html, me, okBody, sessionErrors } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, SESSION_COOKIE, SESSION_TTL_MS } from "../../http/auth.ts";
-import { checkRateLimit } from "../../http/rate-limit.ts";
+import { addressKey, hitRateLimit, peekRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
@@ -12,7 +12,11 @@ import { sendDashboardIndex } from "../web/index.ts";
 import { redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";
 
-/** Sign-in attempts (token exchanges) per client address and minute: tokens are unguessable, this stops hammering. */
+/**
+ * Failed sign-ins (bad, expired or used links) per client address and minute; past it every sign-in from that
+ * address waits for the next minute. Successful sign-ins are not counted: a whole office behind one address
+ * opening the dashboard from the morning DM is never refused.
+ */
 export const LOGIN_PER_MINUTE = 30;
 
 const REASONS: Record<string, string> = {
@@ -44,12 +48,14 @@ type LoginRequest = FastifyRequest<{ Querystring: z.output<typeof loginQuery> }>
 const GONE = new Set(["expired", "used", "revoked"]);
 
 async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
-  // Counted before the token is looked at; over the limit checkRateLimit has set Retry-After.
-  if (!(await checkRateLimit(deps, reply, `login:${req.ip}`, LOGIN_PER_MINUTE)).allowed) {
+  // Checked before the token is looked at; over the limit peekRateLimit has set Retry-After.
+  const bucket = `login:${addressKey(req.ip)}`;
+  if (!(await peekRateLimit(deps, reply, bucket, LOGIN_PER_MINUTE)).allowed) {
     return reply.status(429).type("text/html; charset=utf-8").send(signInHelp(REASONS.limited!));
   }
   const result = await redeemLoginToken(deps, req.query.t);
   if (!result.ok) {
+    await hitRateLimit(deps.db, bucket, LOGIN_PER_MINUTE, deps.clock.now());
     if (result.reason === "uninstalled")
       return reply.status(403).type("text/html; charset=utf-8").send(notInstalledPage());
     const status = GONE.has(result.reason) ? 410 : 400;
@@ -95,7 +101,7 @@ const signInPages = {
   403: html("The Slack account is not an active member here, or Upbeat is no longer installed in the workspace"),
   410: html("The link expired, was already used, or was made before Upbeat was uninstalled"),
   429: html(
-    `More than ${LOGIN_PER_MINUTE} sign-in attempts a minute from this address (Retry-After says when to retry)`,
+    `More than ${LOGIN_PER_MINUTE} failed sign-ins a minute from this address (Retry-After says when to retry)`,
   ),
 };
 

@@ -8,7 +8,7 @@ export {
   type PastParticipant,
   type PastRun,
 } from "./history.repo.ts";
-export { MAX_ANSWER_LENGTH, MOODS, type Mood } from "./messages.ts";
+export { MAX_ANSWER_LENGTH, MOODS, type Mood, prettyDate, slackEscape } from "./messages.ts";
 export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";
 export { standupListeners } from "./standups.listeners.ts";

@@ -4,6 +4,7 @@ import { blockTextLength, type ChatMessage, fitMessage, fitModal } from "../../c
 import { MAX_INPUT_LABEL, MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
 import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
 import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
+import { shoutOutBlocks } from "../kudos/index.ts";
 
 /** Mood choices, scored 5 to 1 for trends. */
 export const MOODS = ["😀", "🙂", "😐", "😕", "😫"] as const;
@@ -182,6 +183,8 @@ export interface ModalInput {
   localDate: string;
   questions: string[];
   existing?: { answers: string[]; mood: string | null };
+  /** The schedule's optional shout-out that gives kudos. */
+  shoutOut?: boolean;
 }
 
 export function answerModal(m: ModalInput): ModalView {
@@ -216,6 +219,7 @@ export function answerModal(m: ModalInput): ModalView {
         : {}),
     },
   });
+  if (m.shoutOut) blocks.push(...shoutOutBlocks());
   return fitModal({
     type: "modal",
     callback_id: MODAL_CALLBACK,
@@ -234,7 +238,10 @@ export function helpMessage(dashboardUrl: string): ChatMessage {
       section(
         "*Upbeat* runs your team's standups: at the scheduled time it DMs everyone in the standup's channel, collects answers (button or reply in the DM), posts them in a thread and closes the day with a summary.",
       ),
-      section("`/upbeat help` this message · `/upbeat skip` skip today's standup · `/upbeat profile` your profile"),
+      section(
+        "`/upbeat help` this message · `/upbeat skip` skip today's standup · `/upbeat profile` your profile · " +
+          "`/upbeat kudos @someone thanks for …` give kudos",
+      ),
       {
         type: "actions",
         elements: [

@@ -38,6 +38,28 @@ export async function findRun(ex: Executor, teamId: string, runId: number): Prom
   return row;
 }
 
+/** Whether a run may still send messages: `live`, or why not. */
+export type RunStanding = "live" | "paused" | "deleted" | "uninstalled" | "missing";
+
+/**
+ * The run's schedule and workspace as they stand now (not as they were when the run was claimed): a schedule paused
+ * or deleted, or a workspace that uninstalled the app, since then stops the run. One indexed lookup per table.
+ */
+export async function runStanding(ex: Executor, teamId: string, runId: number): Promise<RunStanding> {
+  const [row] = await rows<{ active: boolean; deleted: boolean; uninstalled: boolean }>(
+    ex,
+    sql`select s.active, s.deleted_at is not null as deleted, (i.team_id is null or i.uninstalled_at is not null) as uninstalled
+        from standup_runs run
+        join schedules s on s.id = run.schedule_id and s.team_id = run.team_id
+        left join installations i on i.team_id = run.team_id
+        where run.id = ${runId} and run.team_id = ${teamId}`,
+  );
+  if (!row) return "missing";
+  if (row.uninstalled) return "uninstalled";
+  if (row.deleted) return "deleted";
+  return row.active ? "live" : "paused";
+}
+
 export async function setParentTs(ex: Executor, runId: number, ts: string): Promise<void> {
   await ex.update(standupRuns).set({ parentTs: ts }).where(eq(standupRuns.id, runId));
 }

@@ -1,6 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import { InstallationGoneError } from "../../chat/chat-clients.ts";
-import { postOnce } from "../../chat/post-once.ts";
+import { type PostOptions, postOnce } from "../../chat/post-once.ts";
 import type { Deps } from "../../deps.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
@@ -29,6 +28,7 @@ import {
   updateParticipant,
 } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
+import { assertLive, quietly, whileLive } from "./stopped-run.ts";
 
 /** What a member-timezone fan-out needs from the schedule, as it was when the run was claimed. */
 interface MemberTiming {
@@ -58,15 +58,15 @@ async function channelMembers(client: WebClient, channel: string): Promise<strin
   return ids;
 }
 
-async function ensureParent(deps: Deps, client: WebClient, run: RunRow): Promise<string> {
+async function ensureParent(deps: Deps, client: WebClient, run: RunRow, opts: PostOptions = {}): Promise<string> {
   if (run.parentTs) return run.parentTs;
   const msg = parentMessage(run);
-  const ts = await postOnce(deps, client, {
-    key: `run:${run.id}:parent`,
-    teamId: run.teamId,
-    channel: run.channelId,
-    ...msg,
-  });
+  const ts = await postOnce(
+    deps,
+    client,
+    { key: `run:${run.id}:parent`, teamId: run.teamId, channel: run.channelId, ...msg },
+    opts,
+  );
   await setParentTs(deps.db, run.id, ts);
   return ts;
 }
@@ -76,12 +76,13 @@ async function fanout(deps: Deps, teamId: string, runId: number, timing?: Member
   if (run?.status !== "open") return;
   if (run.memberTimezone) return planMemberTimezoneRun(deps, run, timing);
   const post = await deps.chat.forTeam(teamId, "post");
-  await ensureParent(deps, post, run);
+  await ensureParent(deps, post, run, whileLive(deps, run));
   const read = await deps.chat.forTeam(teamId, "read");
   const participants = await activeMemberIds(deps, teamId, await channelMembers(read, run.channelId));
   // Inserting a participant is the claim; the ask job is enqueued in the same transaction, so a retry of
   // this job neither loses nor doubles anyone.
   const added = await deps.db.transaction(async (tx) => {
+    await assertLive(tx, run);
     const fresh = await addParticipants(tx, run, participants, deps.clock.now());
     for (const userId of fresh) await deps.queue.enqueue("standup.ask", { teamId, runId, userId }, { tx });
     return fresh.length;
@@ -108,6 +109,7 @@ async function planMemberTimezoneRun(deps: Deps, run: RunRow, timing: MemberTimi
   }));
   // Inserting a participant is the claim: a retry of this job neither loses nor doubles anyone.
   const added = await deps.db.transaction(async (tx) => {
+    await assertLive(tx, run);
     const n = await addPendingParticipants(tx, run, planned, now);
     await closeRunWithLastWindow(tx, run.id);
     return n;
@@ -140,10 +142,11 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const run = await findRun(deps.db, teamId, runId);
   if (run?.status !== "open") return;
   const client = await deps.chat.forTeam(teamId, "post");
+  const live = whileLive(deps, run);
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
-  if (run.memberTimezone) await ensureParent(deps, client, run);
+  if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const channel = await dmChannel(deps, client, run, userId);
-  await postOnce(deps, client, { key: `run:${runId}:ask:${userId}`, teamId, channel, ...askMessage(run) });
+  await postOnce(deps, client, { key: `run:${runId}:ask:${userId}`, teamId, channel, ...askMessage(run) }, live);
 }
 
 async function remind(deps: Deps, teamId: string, runId: number, userId: string): Promise<void> {
@@ -152,7 +155,12 @@ async function remind(deps: Deps, teamId: string, runId: number, userId: string)
   if (run?.status !== "open" || p?.status !== "asked") return;
   const client = await deps.chat.forTeam(teamId, "post");
   const channel = await dmChannel(deps, client, run, userId);
-  await postOnce(deps, client, { key: `run:${runId}:remind:${userId}`, teamId, channel, ...reminderMessage(run) });
+  await postOnce(
+    deps,
+    client,
+    { key: `run:${runId}:remind:${userId}`, teamId, channel, ...reminderMessage(run) },
+    whileLive(deps, run),
+  );
 }
 
 /** Edits racing the reply job: after this many rounds of "it changed again" the job retries later instead. */
@@ -234,52 +242,40 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
       .map((p) => nameOf(p.userId)),
   });
   const client = await deps.chat.forTeam(teamId, "post");
-  const parentTs = await ensureParent(deps, client, run);
-  await postOnce(deps, client, {
-    key: `run:${runId}:summary`,
-    teamId,
-    channel: run.channelId,
-    threadTs: parentTs,
-    ...msg,
-  });
-}
-
-/** A workspace that uninstalled the app gets no more work: the job ends quietly instead of retrying. */
-function forInstalled<P extends { teamId: string }>(fn: (p: P) => Promise<void>) {
-  return async (p: P) => {
-    try {
-      await fn(p);
-    } catch (err) {
-      if (err instanceof InstallationGoneError) return;
-      throw err;
-    }
-  };
+  const live = whileLive(deps, run);
+  const parentTs = await ensureParent(deps, client, run, live);
+  await postOnce(
+    deps,
+    client,
+    { key: `run:${runId}:summary`, teamId, channel: run.channelId, threadTs: parentTs, ...msg },
+    live,
+  );
 }
 
 export function standupJobs(deps: Deps): void {
   deps.queue.register(
     "standup.fanout",
-    forInstalled((p) => fanout(deps, p.teamId, p.runId, p.memberTimezone)),
+    quietly(deps, "standup.fanout", (p) => fanout(deps, p.teamId, p.runId, p.memberTimezone)),
     { concurrency: 4 },
   );
   deps.queue.register(
     "standup.ask",
-    forInstalled((p) => ask(deps, p.teamId, p.runId, p.userId)),
+    quietly(deps, "standup.ask", (p) => ask(deps, p.teamId, p.runId, p.userId)),
     { concurrency: 16 },
   );
   deps.queue.register(
     "standup.remind",
-    forInstalled((p) => remind(deps, p.teamId, p.runId, p.userId)),
+    quietly(deps, "standup.remind", (p) => remind(deps, p.teamId, p.runId, p.userId)),
     { concurrency: 8 },
   );
   deps.queue.register(
     "standup.reply",
-    forInstalled((p) => reply(deps, p.teamId, p.responseId)),
+    quietly(deps, "standup.reply", (p) => reply(deps, p.teamId, p.responseId)),
     { concurrency: 8 },
   );
   deps.queue.register(
     "standup.summary",
-    forInstalled((p) => summary(deps, p.teamId, p.runId)),
+    quietly(deps, "standup.summary", (p) => summary(deps, p.teamId, p.runId)),
     { concurrency: 4 },
   );
 }

@@ -1,6 +1,8 @@
 import type { App } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import type { Deps } from "../../deps.ts";
+import { checkShoutOut, giveShoutOut, kudosCommand, readShoutOut } from "../kudos/index.ts";
+import { findSchedule } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import {
   answerInConversation,
@@ -12,7 +14,7 @@ import {
 } from "./answers.service.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
-import { findParticipant, findRun } from "./runs.repo.ts";
+import { findParticipant, findResponseOfRun, findRun } from "./runs.repo.ts";
 
 interface ActionBody {
   team?: { id?: string };
@@ -57,12 +59,20 @@ export function standupListeners(bolt: App, deps: Deps): void {
       await client.views.open({ trigger_id: b.trigger_id, view: closedModal() });
       return;
     }
-    const existing = await existingAnswers(deps, run.id, userId);
+    const [existing, shoutOut] = await Promise.all([
+      existingAnswers(deps, run.id, userId),
+      // A deleted standup's open run still takes answers, without the shout-out.
+      findSchedule(deps, teamId, run.scheduleId).then(
+        (s) => s.kudosField,
+        () => false,
+      ),
+    ]);
     const view = answerModal({
       runId: run.id,
       channelId: run.channelId,
       localDate: run.localDate,
       questions: run.questions,
+      shoutOut,
       ...(existing ? { existing } : {}),
     });
     await client.views.open({ trigger_id: b.trigger_id, view });
@@ -103,8 +113,28 @@ export function standupListeners(bolt: App, deps: Deps): void {
       .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
       .map((k) => values[k]?.answer?.value ?? "");
     const mood = values.mood?.mood?.selected_option?.value ?? null;
+    // The shout-out is checked before the answer is saved, so a problem with it loses nothing typed.
+    const shoutOut = readShoutOut(values);
+    const run = shoutOut ? await findRun(deps.db, teamId, runId) : undefined;
+    if (shoutOut) {
+      // An edit may name people its earlier save already thanked: those cost nothing of the daily limit.
+      const earlier = run ? await findResponseOfRun(deps.db, run.id, userId) : undefined;
+      const errors = await checkShoutOut(deps, teamId, userId, shoutOut, earlier?.id);
+      if (Object.keys(errors).length > 0) return ack({ response_action: "errors", errors });
+    }
     const outcome = await submitResponse(deps, { teamId, runId, userId, answers, mood });
-    if (outcome.ok) return ack();
+    if (outcome.ok) {
+      if (shoutOut && run) {
+        await giveShoutOut(deps, {
+          teamId,
+          userId,
+          responseId: outcome.responseId,
+          channelId: run.channelId,
+          shoutOut,
+        });
+      }
+      return ack();
+    }
     const message =
       outcome.reason === "closed"
         ? CLOSED_TEXT
@@ -156,6 +186,16 @@ export function standupListeners(bolt: App, deps: Deps): void {
   bolt.command(/.*/, async ({ command, ack }) => {
     const text = command.text.trim().toLowerCase();
     const verb = text.split(/\s+/)[0] ?? "";
+    if (verb === "kudos") {
+      const reply = await kudosCommand(deps, {
+        teamId: command.team_id,
+        userId: command.user_id,
+        channelId: command.channel_id,
+        text: command.text.trim().slice(verb.length),
+        triggerId: command.trigger_id,
+      });
+      return ack(reply);
+    }
     if (verb === "skip") {
       const n = await skipToday(deps, command.team_id, command.user_id);
       return ack({

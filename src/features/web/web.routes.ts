@@ -12,6 +12,7 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "standups",
   "reports",
   "analytics",
+  "kudos",
   "members",
   "ai-access",
   "feed",

@@ -9,6 +9,8 @@ import type {
   Me,
   Member,
   Role,
+  Rule,
+  RuleInput,
   RunStarted,
   Schedule,
   ScheduleInput,
@@ -130,6 +132,42 @@ export function useRevokeMcpKey() {
         list?.map((k) => (k.id === id ? { ...k, active: false } : k)),
       );
       invalidate(client, keys.mcpKeys());
+    },
+  });
+}
+
+/** The list is in creation order: a new rule goes last; an edited one stays where it is. */
+function ruleSaved(client: QueryClient, saved: Rule): void {
+  client.setQueryData<Rule[]>(keys.rules(), (list) =>
+    list?.some((r) => r.id === saved.id) ? list.map((r) => (r.id === saved.id ? saved : r)) : list && [...list, saved],
+  );
+  invalidate(client, keys.rules());
+}
+
+export function useCreateRule() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: RuleInput) => api.post<Rule>("/rules", input),
+    onSuccess: (saved) => ruleSaved(client, saved),
+  });
+}
+
+export function useUpdateRule() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: number; changes: Partial<RuleInput> }) =>
+      api.put<Rule>(`/rules/${id}`, changes),
+    onSuccess: (saved) => ruleSaved(client, saved),
+  });
+}
+
+export function useDeleteRule() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/rules/${id}`),
+    onSuccess: (_answer, id) => {
+      client.setQueryData<Rule[]>(keys.rules(), (list) => list?.filter((r) => r.id !== id));
+      invalidate(client, keys.rules());
     },
   });
 }

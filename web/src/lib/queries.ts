@@ -4,11 +4,14 @@ import type {
   Analytics,
   Channel,
   EmailPreferences,
+  Kudo,
+  LeaderboardEntry,
   McpConfigs,
   McpKey,
   Me,
   Member,
   Reports,
+  Rule,
   Schedule,
   Stats,
   Template,
@@ -34,6 +37,9 @@ export const keys = {
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
   mcpConfig: () => ["mcp-config"] as const,
+  rules: () => ["rules"] as const,
+  kudos: () => ["kudos"] as const,
+  leaderboard: (days: number) => ["kudos-leaderboard", days] as const,
   emailPreferences: () => ["email-preferences"] as const,
 };
 
@@ -102,6 +108,24 @@ export function useMcpKeys() {
 /** The snippets depend only on the server's address. */
 export function useMcpConfig() {
   return useQuery({ queryKey: keys.mcpConfig(), queryFn: get<McpConfigs>("/mcp-config"), staleTime: Infinity });
+}
+
+export function useRules() {
+  return useQuery({ queryKey: keys.rules(), queryFn: get<Rule[]>("/rules") });
+}
+
+/** The workspace's newest kudos (the server sends at most 100). */
+export function useKudos() {
+  return useQuery({ queryKey: keys.kudos(), queryFn: get<Kudo[]>("/kudos") });
+}
+
+/** Who received the most kudos in the last `days` days; the previous period stays on screen while the next loads. */
+export function useLeaderboard(days: number) {
+  return useQuery({
+    queryKey: keys.leaderboard(days),
+    queryFn: get<LeaderboardEntry[]>(`/kudos/leaderboard${query({ days })}`),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** The signed-in admin's digest switch, and whether this server sends e-mail at all. */

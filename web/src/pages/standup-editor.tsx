@@ -41,6 +41,8 @@ interface FormState {
   /** null: no reminder. */
   reminderMinutes: number | null;
   askInMemberTimezone: boolean;
+  /** The answer modal's optional shout-out that gives kudos. */
+  kudosField: boolean;
   active: boolean;
 }
 
@@ -63,6 +65,7 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
       blockerKey: schedule.blocker_question ? (questions[schedule.blocker_question - 1]?.key ?? null) : null,
       reminderMinutes: schedule.reminder_minutes,
       askInMemberTimezone: schedule.ask_in_member_timezone,
+      kudosField: schedule.kudos_field,
       active: schedule.active,
     };
   }
@@ -77,6 +80,7 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
     blockerKey: questions[2]?.key ?? null,
     reminderMinutes: DEFAULT_REMINDER,
     askInMemberTimezone: false,
+    kudosField: false,
     active: true,
   };
 }
@@ -216,6 +220,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
       blocker_question: blockerIndex >= 0 ? blockerIndex + 1 : null,
       reminder_minutes: form.reminderMinutes,
       ask_in_member_timezone: form.askInMemberTimezone,
+      kudos_field: form.kudosField,
       active: form.active,
     };
     const saved = (answer: Schedule) => {
@@ -511,6 +516,22 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           <p id="member-tz-help" className="field-help">
             For teams across timezones: everyone is asked at {form.time || "the chosen time"} on their own clock, on the
             chosen weekdays of their own calendar.
+          </p>
+        </div>
+
+        <div className="field">
+          <div className="field-check">
+            <input
+              id="kudos-field"
+              type="checkbox"
+              checked={form.kudosField}
+              onChange={(e) => update({ kudosField: e.target.checked })}
+              aria-describedby="kudos-field-help"
+            />
+            <label htmlFor="kudos-field">Add a shout-out to the answer form</label>
+          </div>
+          <p id="kudos-field-help" className="field-help">
+            An optional field where people pick teammates to thank: each gets a kudo, shown on the Kudos page.
           </p>
         </div>
 

@@ -1,0 +1,143 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../test/support/database.ts";
+import { CLAIM_STALE_SECONDS } from "../chat/post-once.ts";
+import { type Database, rows } from "../db/client.ts";
+import { DEFAULT_QUEUE_SETTINGS, JOB_EXPIRY_SECONDS, JobQueue, type QueueSettings } from "./queue.ts";
+
+declare module "./queue.ts" {
+  interface JobPayloads {
+    "test.recovery": { n: number };
+  }
+}
+
+const silent = pino({ level: "silent" });
+let database: Database;
+const started: JobQueue[] = [];
+
+/** A queue on the file's database with these settings (each start applies them to the queue in pg-boss). */
+async function queueWith(settings: Partial<QueueSettings>, handler: (n: number) => Promise<void>): Promise<JobQueue> {
+  const queue = new JobQueue(database, silent, settings);
+  queue.register("test.recovery", (p) => handler(p.n));
+  await queue.start();
+  started.push(queue);
+  return queue;
+}
+
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterEach(async () => {
+  for (const queue of started.splice(0)) await queue.stop();
+  await database.db.execute(sql`delete from pgboss.job where name = 'test.recovery'`);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const jobsOf = () =>
+  rows<{ state: string; heartbeat_seconds: number | null }>(
+    database.db,
+    sql`select state::text as state, heartbeat_seconds from pgboss.job where name = 'test.recovery'`,
+  );
+
+describe("crash recovery with the production settings", () => {
+  it("brings a dead worker's job, and a message it was sending, back within 30 s of the crash", () => {
+    const s = DEFAULT_QUEUE_SETTINGS;
+    // pg-boss's minimum; three heartbeats per window so one slow beat does not fail a live job.
+    expect(s.heartbeatSeconds).toBeGreaterThanOrEqual(10);
+    expect(s.heartbeatRefreshSeconds * 3).toBeLessThanOrEqual(s.heartbeatSeconds);
+    // Worst case for a job on its first attempt: its last heartbeat at the crash, stale heartbeatSeconds later,
+    // failed by the next supervisor pass, retried after at most twice the retry delay (pg-boss's jitter), then
+    // fetched by the next poll.
+    const jobBack =
+      s.heartbeatSeconds + s.superviseIntervalSeconds + 2 * s.retryDelaySeconds + s.pollingIntervalSeconds;
+    // A message the dead worker was sending: its claim was touched at the crash at the latest.
+    const postBack = Math.max(jobBack, CLAIM_STALE_SECONDS);
+    // Room left for the retried job's own Slack calls and database work.
+    expect(30 - postBack).toBeGreaterThanOrEqual(8);
+    // A live worker's call (10 s Web API timeout) never outlives the claim's staleness.
+    expect(CLAIM_STALE_SECONDS).toBeGreaterThanOrEqual(2 * 10);
+  });
+
+  it("reaches pg-boss: the queue and its jobs carry the heartbeat, retry delay and expiry", async () => {
+    const queue = await queueWith({ workers: false }, async () => {});
+    const [q] = await rows<{ heartbeat_seconds: number; retry_delay: number; retry_backoff: boolean; expire: number }>(
+      database.db,
+      sql`select heartbeat_seconds, retry_delay, retry_backoff, expire_seconds as expire from pgboss.queue
+          where name = 'test.recovery'`,
+    );
+    expect(q).toEqual({
+      heartbeat_seconds: DEFAULT_QUEUE_SETTINGS.heartbeatSeconds,
+      retry_delay: DEFAULT_QUEUE_SETTINGS.retryDelaySeconds,
+      retry_backoff: true,
+      expire: JOB_EXPIRY_SECONDS,
+    });
+    await queue.enqueue("test.recovery", { n: 1 });
+    expect((await jobsOf()).map((j) => j.heartbeat_seconds)).toEqual([DEFAULT_QUEUE_SETTINGS.heartbeatSeconds]);
+  });
+});
+
+describe("a job whose worker died", () => {
+  it("is failed by the supervisor once its heartbeat is stale, and run again on a live worker", async () => {
+    const ran: number[] = [];
+    // Test-only: a supervisor pass every second and no retry delay, so the test waits for the heartbeat only.
+    const queue = await queueWith(
+      { workers: true, superviseIntervalSeconds: 1, retryDelaySeconds: 0, pollingIntervalSeconds: 0.5 },
+      async (n) => {
+        ran.push(n);
+      },
+    );
+    // Claimed by a worker that has since died: active, its last heartbeat 9 s ago. Queued for later first, so the
+    // live worker does not take it before it is marked.
+    await queue.enqueue("test.recovery", { n: 7 }, { startAfter: new Date(Date.now() + 3600_000) });
+    await database.db.execute(
+      sql`update pgboss.job set state = 'active', started_on = now() - interval '9 seconds',
+          heartbeat_on = now() - interval '9 seconds' where name = 'test.recovery'`,
+    );
+    const started = Date.now();
+    await expect.poll(() => ran, { timeout: 8_000, interval: 100 }).toEqual([7]);
+    // Stale after 1 more second, then at most a supervisor pass and a poll: well before the 300 s expiry.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect.poll(async () => (await jobsOf()).map((j) => j.state)).toEqual(["completed"]);
+    expect(ran).toEqual([7]);
+  });
+});
+
+describe("a live job that runs longer than a heartbeat interval", () => {
+  /** How long after it started the active job's last heartbeat came, in ms (0 when it is not active). */
+  const beatsDuring = async () => {
+    const [job] = await rows<{ ms: number }>(
+      database.db,
+      sql`select (extract(epoch from heartbeat_on - started_on) * 1000)::float8 as ms from pgboss.job
+          where name = 'test.recovery' and state = 'active'`,
+    );
+    return job?.ms ?? 0;
+  };
+
+  it("keeps its heartbeat fresh under the workers", async () => {
+    let release = () => {};
+    const running = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const queue = await queueWith(
+      { workers: true, heartbeatRefreshSeconds: 0.5, pollingIntervalSeconds: 0.5 },
+      () => running,
+    );
+    await queue.enqueue("test.recovery", { n: 1 });
+    await expect.poll(() => beatsDuring(), { timeout: 8_000, interval: 100 }).toBeGreaterThan(900);
+    release();
+    await expect.poll(async () => (await jobsOf()).map((j) => j.state)).toEqual(["completed"]);
+  });
+
+  it("keeps its heartbeat fresh under drain(), as another instance's supervisor expects", async () => {
+    const queue = await queueWith({ workers: false, heartbeatRefreshSeconds: 0.5 }, () => sleep(1_600));
+    await queue.enqueue("test.recovery", { n: 1 });
+    const draining = queue.drain();
+    await expect.poll(() => beatsDuring(), { timeout: 8_000, interval: 100 }).toBeGreaterThan(900);
+    expect(await draining).toBe(1);
+    expect((await jobsOf()).map((j) => j.state)).toEqual(["completed"]);
+  });
+});
