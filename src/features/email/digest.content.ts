@@ -3,8 +3,8 @@ import { findInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
 import { shiftDate } from "../calendar/index.ts";
 import { listActiveBlockers, moodSummary, participationByDay } from "../insights/index.ts";
+import { kudosGivenBetween } from "../kudos/index.ts";
 import { displayName, listScheduleRows, standupChannelNames } from "../schedules/index.ts";
-import { kudosGivenBetween } from "./kudos-count.ts";
 
 /** What the weekly digest reports: last week (Monday to Sunday in the workspace timezone), per standup. */
 
@@ -43,8 +43,8 @@ export interface WeeklyDigest {
   weekEnd: string;
   standups: StandupDigest[];
   moreStandups: number;
-  /** Kudos given during the week; null when this installation has no kudos. */
-  kudos: number | null;
+  /** Kudos given during the week. */
+  kudos: number;
 }
 
 type DigestDeps = Pick<Deps, "db" | "clock" | "chat">;
@@ -131,7 +131,7 @@ export async function buildDigest(
   // when the clocks change that week).
   const start = DateTime.fromISO(from, { zone: opts.timezone }).startOf("day");
   const end = DateTime.fromISO(shiftDate(from, 7), { zone: opts.timezone }).startOf("day");
-  const kudos = await kudosGivenBetween(deps, teamId, start.toJSDate(), end.toJSDate());
+  const kudos = await kudosGivenBetween(deps, teamId, { start: start.toJSDate(), end: end.toJSDate() });
   const installation = await findInstallation(deps.db, teamId);
   return {
     teamId,

@@ -60,14 +60,14 @@ export function renderDigest(
   const week = weekLabel(d);
   const subject = `Upbeat weekly digest for ${d.teamName}: ${week}`;
   const more = d.moreStandups > 0 ? `And ${plural(d.moreStandups, "more standup")}: see the dashboard.` : "";
-  const kudos = d.kudos === null ? "" : `Kudos given: ${d.kudos}`;
+  const kudos = `Kudos given: ${d.kudos}`;
   const greeting = `Hi ${links.recipientName}, here is last week in ${d.teamName} (${week}, ${d.timezone}).`;
   const body = [
     `<h1 style="font-size:20px;margin:0 0 8px">Your weekly Upbeat digest</h1>`,
     `<p style="margin:0 0 8px">${escapeHtml(greeting)}</p>`,
     ...d.standups.map(standupHtml),
     more ? `<p>${escapeHtml(more)}</p>` : "",
-    kudos ? `<p style="margin-top:20px"><strong>${escapeHtml(kudos)}</strong></p>` : "",
+    `<p style="margin-top:20px"><strong>${escapeHtml(kudos)}</strong></p>`,
   ].join("\n");
   const text = [
     "Your weekly Upbeat digest",
@@ -76,7 +76,8 @@ export function renderDigest(
     "",
     ...d.standups.flatMap((s) => [standupText(s), ""]),
     ...(more ? [more, ""] : []),
-    ...(kudos ? [kudos, ""] : []),
+    kudos,
+    "",
     textFooter(links.dashboardUrl, links.unsubscribeUrl),
   ].join("\n");
   return { subject, html: emailHtml({ title: subject, body, ...links }), text };
