@@ -147,7 +147,10 @@ export class FakeSlack {
   #authorize(url: URL, res: ServerResponse): void {
     const redirect = url.searchParams.get("redirect_uri");
     const clientId = url.searchParams.get("client_id");
-    if (!this.#authorizeGrant || !redirect || !clientId) return sendText(res, 404, "fake-slack: not found");
+    if (!this.#authorizeGrant || !redirect || !clientId) {
+      sendText(res, 404, "fake-slack: not found");
+      return;
+    }
     const code = `fake-code-${randomUUID()}`;
     this.#store.codes.set(code, {
       ...this.#authorizeGrant({ scope: url.searchParams.get("scope") ?? "", clientId }),

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { KnownBlock } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { and, eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
 import { chatPosts, type PostState } from "../db/schema.ts";
 
@@ -21,12 +22,23 @@ export class PostInFlightError extends Error {}
 const METADATA_EVENT = "upbeat_post";
 /**
  * A claim in state `sending` that nobody touched for this long belongs to a worker that died mid-send (kill -9, a
- * lost host), and another worker takes it over. The owner touches its claim before every Slack call it makes under
- * it and before it waits out a Retry-After, so a live owner's claim is never older than one call (the Web API
- * client's 10 s timeout) or one wait (at most 10 s): 20 s leaves as much again for a slow database. Ages are read on
- * the database's clock, as pg-boss reads heartbeats, so instances whose clocks differ still agree.
+ * lost host), and another worker takes it over. The owner touches its claim before it waits out a Retry-After and
+ * before every Slack call it makes under it when its last touch is more than RETOUCH_MS old, so a live owner's
+ * claim is never older than RETOUCH_MS plus one call (the Web API client's 10 s timeout) or one wait (at most 10 s):
+ * 20 s leaves room for a slow database. Ages are read on the database's clock, as pg-boss reads heartbeats, so
+ * instances whose clocks differ still agree.
+ *
+ * A claim in state `unknown` is taken over by the same rule: its owner's call failed ambiguously (a timeout, a
+ * dropped connection, a 5xx), and Slack may still be completing it. Looking the message up at once could miss a
+ * message Slack stores a moment later and post it twice; once the claim is this old, that call is long finished.
  */
 export const CLAIM_STALE_SECONDS = 20;
+/**
+ * The owner touches its claim again right before posting when its last successful touch (on this process's
+ * monotonic clock) is older than this: a worker that stalled (a long GC pause, a slow check) finds out that its
+ * claim was taken over instead of posting a second copy.
+ */
+const RETOUCH_MS = 5_000;
 /** While another worker holds a fresh claim, look again this often for its outcome (or for the claim going stale). */
 const CLAIM_POLL_MS = 250;
 
@@ -44,12 +56,14 @@ export function classifySlackError(err: unknown): ErrorKind {
 
 interface Deps {
   db: Db;
+  log: Logger;
 }
 
 export interface PostOptions {
   /**
-   * Runs right before the message is claimed for sending, and again after waiting for another worker's claim:
-   * whatever it throws stops the post with nothing sent (say, the message is no longer wanted).
+   * Runs right before the message is claimed for sending, again after waiting for another worker's claim, and again
+   * right before posting after a lookup of an earlier attempt's message or an inline Retry-After wait: whatever it
+   * throws stops the post with nothing sent (say, the message is no longer wanted).
    */
   beforeSend?: () => Promise<void>;
 }
@@ -58,25 +72,33 @@ export interface PostOptions {
 interface Claim {
   key: string;
   attempts: number;
+  /** performance.now() taken right before the last write that kept the claim ours (taking it, or a touch). */
+  touchedAt: number;
 }
 
-const ours = (claim: Claim) => and(eq(chatPosts.key, claim.key), eq(chatPosts.attempts, claim.attempts));
+const ours = (claim: Claim) =>
+  and(eq(chatPosts.key, claim.key), eq(chatPosts.attempts, claim.attempts), eq(chatPosts.state, "sending"));
 
-async function setState(db: Db, claim: Claim, state: PostState, ts?: string): Promise<void> {
-  await db
+/** Records the outcome under our claim; false when another worker took the claim over meanwhile. */
+async function setState(db: Db, claim: Claim, state: PostState, ts?: string): Promise<boolean> {
+  const set = await db
     .update(chatPosts)
     .set({ state, ...(ts ? { ts } : {}), updatedAt: sql`now()` })
-    .where(ours(claim));
+    .where(ours(claim))
+    .returning({ key: chatPosts.key });
+  return set.length > 0;
 }
 
 /** Keeps our claim fresh before a Slack call; throws when another worker took it over (it presumed us dead). */
 async function touch(db: Db, claim: Claim): Promise<void> {
+  const at = performance.now();
   const kept = await db
     .update(chatPosts)
     .set({ updatedAt: sql`now()` })
-    .where(and(ours(claim), eq(chatPosts.state, "sending")))
+    .where(ours(claim))
     .returning({ key: chatPosts.key });
   if (kept.length === 0) throw new PostInFlightError(claim.key);
+  claim.touchedAt = at;
 }
 
 /** Slack's recommended page size for conversations.history and conversations.replies. */
@@ -116,11 +138,32 @@ function retryAfterSeconds(err: unknown): number | undefined {
   return e?.code === "slack_webapi_rate_limited_error" && typeof e.retryAfter === "number" ? e.retryAfter : undefined;
 }
 
-/** Posts under our claim; `touchFirst` when time has passed since the claim was taken (a lookup ran first). */
-async function send(db: Db, client: WebClient, spec: PostSpec, claim: Claim, touchFirst: boolean): Promise<string> {
+/**
+ * Posts under our claim. `recheck`: run beforeSend first (time has passed since it last ran: a lookup of an earlier
+ * attempt's message). A stop it asks for leaves the claim `failed`: nothing was posted under it, and a lookup found
+ * nothing from earlier attempts.
+ */
+async function send(
+  deps: Deps,
+  client: WebClient,
+  spec: PostSpec,
+  claim: Claim,
+  opts: PostOptions,
+  recheck: boolean,
+): Promise<string> {
+  const { db } = deps;
   let inlineRetries = 1;
-  for (let touchNow = touchFirst; ; touchNow = true) {
-    if (touchNow) await touch(db, claim);
+  for (let checkNow = recheck; ; checkNow = true) {
+    if (checkNow && opts.beforeSend) {
+      try {
+        await opts.beforeSend();
+      } catch (err) {
+        await setState(db, claim, "failed");
+        throw err;
+      }
+    }
+    if (performance.now() - claim.touchedAt > RETOUCH_MS) await touch(db, claim);
+    let ts: string;
     try {
       const res = await client.chat.postMessage({
         channel: spec.channel,
@@ -131,9 +174,7 @@ async function send(db: Db, client: WebClient, spec: PostSpec, claim: Claim, tou
         unfurl_media: false,
         metadata: { event_type: METADATA_EVENT, event_payload: { post_key: spec.key } },
       });
-      const ts = res.ts as string;
-      await setState(db, claim, "sent", ts);
-      return ts;
+      ts = res.ts as string;
     } catch (err) {
       const wait = retryAfterSeconds(err);
       if (wait !== undefined && wait <= MAX_INLINE_RETRY_AFTER_S && inlineRetries > 0) {
@@ -146,6 +187,14 @@ async function send(db: Db, client: WebClient, spec: PostSpec, claim: Claim, tou
       await setState(db, claim, classifySlackError(err) === "definite" ? "failed" : "unknown");
       throw err;
     }
+    if (!(await setState(db, claim, "sent", ts))) {
+      // We stalled long enough for another worker to take the claim over: it may have posted this message too.
+      deps.log.error(
+        { post_key: spec.key, team_id: spec.teamId, channel: spec.channel, attempts: claim.attempts, ts },
+        "claim taken over; possible duplicate",
+      );
+    }
+    return ts;
   }
 }
 
@@ -164,9 +213,12 @@ async function readClaim(db: Db, key: string): Promise<ClaimRow | undefined> {
   return row;
 }
 
+/** A claim another worker may still be sending under (or whose ambiguous call Slack may still complete). */
+const mayBeInFlight = (state: PostState) => state === "sending" || state === "unknown";
+
 /**
- * The claim as it stands once no other live worker is sending under it: sent, failed, unknown, or `sending` but
- * stale. While another worker's claim is fresh this waits for it (at most CLAIM_STALE_SECONDS, plus a poll), so a
+ * The claim as it stands once no other worker's call can still land under it: sent, failed, or `sending` or
+ * `unknown` but stale. While a claim is fresh this waits for it (at most CLAIM_STALE_SECONDS, plus a poll), so a
  * worker that died mid-send holds up the retry of its job only until its claim is stale, not for a job retry's backoff.
  * A claim still being touched after that belongs to a live worker that is slow: PostInFlightError, retry later.
  */
@@ -176,7 +228,7 @@ async function settledClaim(db: Db, key: string): Promise<{ row: ClaimRow; waite
   for (;;) {
     const row = await readClaim(db, key);
     if (!row) throw new PostInFlightError(key);
-    if (row.state !== "sending" || row.ageMs >= staleMs) return { row, waited: waitedMs > 0 };
+    if (!mayBeInFlight(row.state) || row.ageMs >= staleMs) return { row, waited: waitedMs > 0 };
     if (waitedMs > staleMs) throw new PostInFlightError(key);
     const step = Math.max(10, Math.min(CLAIM_POLL_MS, staleMs - row.ageMs));
     await sleep(step);
@@ -190,6 +242,7 @@ async function settledClaim(db: Db, key: string): Promise<{ row: ClaimRow; waite
  */
 export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec, opts: PostOptions = {}): Promise<string> {
   await opts.beforeSend?.();
+  const claimedAt = performance.now();
   const fresh = await deps.db
     .insert(chatPosts)
     .values({
@@ -202,15 +255,16 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec, op
     })
     .onConflictDoNothing()
     .returning({ key: chatPosts.key });
-  if (fresh.length > 0) return send(deps.db, client, spec, { key: spec.key, attempts: 1 }, false);
+  if (fresh.length > 0)
+    return send(deps, client, spec, { key: spec.key, attempts: 1, touchedAt: claimedAt }, opts, false);
 
   const { row, waited } = await settledClaim(deps.db, spec.key);
   if (row.state === "sent" && row.ts) return row.ts;
   if (waited) await opts.beforeSend?.();
 
   // Take the claim over from the failed, lost or dead attempt; only one worker wins the compare-and-set, and a
-  // `sending` claim only while it is still stale (its owner did not touch it meanwhile).
-  const claim = { key: spec.key, attempts: row.attempts + 1 };
+  // `sending` or `unknown` claim only while it is still stale (its owner did not touch it meanwhile).
+  const claim: Claim = { key: spec.key, attempts: row.attempts + 1, touchedAt: performance.now() };
   const won = await deps.db
     .update(chatPosts)
     .set({ state: "sending", attempts: claim.attempts, updatedAt: sql`now()` })
@@ -219,25 +273,24 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec, op
         eq(chatPosts.key, spec.key),
         eq(chatPosts.state, row.state),
         eq(chatPosts.attempts, row.attempts),
-        sql`(${chatPosts.state} <> 'sending' or ${chatPosts.updatedAt} <= now() - make_interval(secs => ${CLAIM_STALE_SECONDS}))`,
+        sql`(${chatPosts.state} not in ('sending', 'unknown') or ${chatPosts.updatedAt} <= now() - make_interval(secs => ${CLAIM_STALE_SECONDS}))`,
       ),
     )
     .returning({ key: chatPosts.key });
   if (won.length === 0) throw new PostInFlightError(spec.key);
-  if (row.state !== "failed") {
-    let ts: string | undefined;
-    try {
-      ts = await findPosted(deps.db, client, spec, claim);
-    } catch (err) {
-      await setState(deps.db, claim, "unknown");
-      throw err;
-    }
-    if (ts) {
-      await setState(deps.db, claim, "sent", ts);
-      return ts;
-    }
+  if (row.state === "failed") return send(deps, client, spec, claim, opts, false);
+  let ts: string | undefined;
+  try {
+    ts = await findPosted(deps.db, client, spec, claim);
+  } catch (err) {
+    await setState(deps.db, claim, "unknown");
+    throw err;
   }
-  return send(deps.db, client, spec, claim, row.state !== "failed");
+  if (ts) {
+    await setState(deps.db, claim, "sent", ts);
+    return ts;
+  }
+  return send(deps, client, spec, claim, opts, true);
 }
 
 export interface CallSpec {

@@ -101,7 +101,8 @@ export const todayParticipant = z
       .describe(
         "waiting: asked, the run is still open; skipped: said they skip this one; missed: the run closed without " +
           "an answer; not_asked_yet: asked later, at their own time; not_asked: their own time passed before the " +
-          "standup existed or while the service was down, so they are not asked on this date (counted nowhere)",
+          "standup existed or while the service was down, or their ask was stopped by a pause, a deletion or an " +
+          "uninstall, so they are not asked on this date (counted nowhere)",
       ),
   })
   .meta({ id: "TodayParticipant" });

@@ -18,6 +18,23 @@ export function validationMessage(issues: readonly Issue[], context: string | un
   return named ? message : `${field}: ${message}`;
 }
 
+/** PostgreSQL error classes that mean "no database right now", not "this request is wrong". */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/;
+const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED|ECONNRESET/i;
+
+/**
+ * Whether a failure (or what caused it: drizzle wraps driver errors) is the database being out of reach or out of
+ * connections: that is a 503 with Retry-After, as for /healthz, and not an internal error of the request.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || code === "ECONNREFUSED")) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message)) return true;
+  }
+  return false;
+}
+
 /** One place turns every failure into `{"error": "..."}`; a 5xx shows a generic message and logs the cause. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -36,6 +53,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send({ error: validationMessage(err.validation, err.validationContext) });
     }
     if (status >= 400 && status < 500) return reply.status(status).send({ error: err.message });
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, "database unavailable");
+      return reply.status(503).header("retry-after", "1").send({ error: "Database unavailable; try again shortly" });
+    }
     req.log.error({ err }, "unhandled error");
     return reply.status(500).send({ error: "Internal server error" });
   });

@@ -30,3 +30,20 @@ describe("client addresses", () => {
     expect(addressKey("::1")).toBe("0:0:0:0::/64");
   });
 });
+
+describe("database unavailable", () => {
+  it("pool timeouts, refused connections and PostgreSQL's connection classes are a 503, other failures are not", async () => {
+    const { isDatabaseUnavailable } = await import("./error-handler.ts");
+    const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: select 1\nparams: "), { cause });
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(new Error("timeout exceeded when trying to connect")))).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("x"), { code: "57P01" })))).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("x"), { code: "08006" })))).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("x"), { code: "53300" })))).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(Object.assign(new Error("dup"), { code: "23505" })))).toBe(false);
+    expect(isDatabaseUnavailable(new Error("Cannot read properties of undefined"))).toBe(false);
+  });
+});

@@ -12,6 +12,14 @@ export interface RateDecision {
   resetAt: Date;
 }
 
+/** The one-minute window `now` falls in: its start, its end, and the seconds left (at least 1, for Retry-After). */
+function windowOf(now: Date): { windowStart: string; resetAt: Date; retryAfterSeconds: number } {
+  const start = Math.floor(now.getTime() / 60_000) * 60_000;
+  const resetAt = new Date(start + 60_000);
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+  return { windowStart: new Date(start).toISOString(), resetAt, retryAfterSeconds };
+}
+
 /**
  * Fixed one-minute windows counted in the database, so every instance shares the count.
  * Old windows are pruned now and then by the same statement's caller (cheap: keyed by window start).
@@ -22,16 +30,14 @@ export async function hitRateLimit(
   limitPerMinute: number,
   now: Date,
 ): Promise<RateDecision> {
-  const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const { windowStart, resetAt, retryAfterSeconds } = windowOf(now);
   const [row] = await rows<{ count: number }>(
     ex,
-    sql`insert into rate_limits (bucket, window_start, count) values (${bucket}, ${windowStart.toISOString()}, 1)
+    sql`insert into rate_limits (bucket, window_start, count) values (${bucket}, ${windowStart}, 1)
         on conflict (bucket, window_start) do update set count = rate_limits.count + 1
         returning count`,
   );
   const count = Number(row?.count ?? 1);
-  const resetAt = new Date(windowStart.getTime() + 60_000);
-  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
   if (Math.random() < 0.01) {
     await ex.execute(
       sql`delete from rate_limits where window_start < ${new Date(now.getTime() - 120_000).toISOString()}`,
@@ -51,13 +57,11 @@ export async function peekRateLimit(
   limitPerMinute: number,
   now: Date = deps.clock.now(),
 ): Promise<RateDecision> {
-  const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const { windowStart, resetAt, retryAfterSeconds } = windowOf(now);
   const [row] = await rows<{ count: number }>(
     deps.db,
-    sql`select count from rate_limits where bucket = ${bucket} and window_start = ${windowStart.toISOString()}`,
+    sql`select count from rate_limits where bucket = ${bucket} and window_start = ${windowStart}`,
   );
-  const resetAt = new Date(windowStart.getTime() + 60_000);
-  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
   const allowed = Number(row?.count ?? 0) < limitPerMinute;
   if (!allowed) reply.header("retry-after", String(retryAfterSeconds));
   return { allowed, retryAfterSeconds, resetAt };

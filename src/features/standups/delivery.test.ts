@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { ageUnknownClaims, drainAgingClaims } from "../../../test/support/claims.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { tick } from "./scheduler.ts";
@@ -50,7 +51,7 @@ describe("delivery when Slack fails", async () => {
     t.fake.reset();
     t.fake.fail("chat.postMessage", { status: 500 }, 4);
     const run = await startRun(["U0B1", "U0B2"]);
-    await t.deps.queue.drain();
+    await drainAgingClaims(t.deps);
     for (const u of ["U0B1", "U0B2"]) expect(run.dms(u), u).toBe(1);
   });
 
@@ -58,7 +59,7 @@ describe("delivery when Slack fails", async () => {
     t.fake.reset();
     t.fake.fail("chat.postMessage", { drop: true }, 2);
     const run = await startRun(["U0C1", "U0C2"]);
-    await t.deps.queue.drain();
+    await drainAgingClaims(t.deps);
     for (const u of ["U0C1", "U0C2"]) expect(run.dms(u), u).toBe(1);
     expect(t.fake.messages(`C0DLV${n}`).filter((m) => !m.thread_ts)).toHaveLength(1);
     const retried = await rows<{ attempts: number }>(
@@ -88,6 +89,7 @@ describe("delivery when Slack fails", async () => {
     await t.deps.db.execute(
       sql`insert into chat_posts (key, team_id, channel, state, attempts, updated_at) values (${key}, ${run.teamId}, ${channel}, 'unknown', 1, now())`,
     );
+    await ageUnknownClaims(t.deps);
     await t.deps.queue.drain();
     expect(run.dms("U0D1")).toBe(1);
     const [claim] = await rows<{ state: string; ts: string }>(
@@ -95,6 +97,36 @@ describe("delivery when Slack fails", async () => {
       sql`select state, ts from chat_posts where key = ${key}`,
     );
     expect(claim!.state).toBe("sent");
+  });
+
+  it("an ask Slack refuses for good: that member is not reminded, and the summary does not name them", async () => {
+    t.fake.reset();
+    t.fake.fail("chat.postMessage", { delayMs: 0 }); // the parent message
+    t.fake.fail("chat.postMessage", { error: "invalid_blocks" }); // one of the asks: the job gives up
+    const people = ["U0F1", "U0F2"];
+    const run = await startRun(people);
+    await t.deps.queue.drain();
+    const refused = people.find((u) => run.dms(u) === 0)!;
+    const asked = people.find((u) => run.dms(u) === 1)!;
+    expect(refused).toBeDefined();
+    expect(asked).toBeDefined();
+
+    const day = t.clock.now().toISOString().slice(0, 10);
+    t.clock.set(`${day}T11:00:10Z`);
+    await tick(t.deps);
+    await t.deps.queue.drain();
+    t.clock.set(`${day}T23:59:59Z`);
+    t.clock.advance(15_000);
+    await tick(t.deps);
+    await t.deps.queue.drain();
+
+    const dmTexts = (u: string) => t.fake.messages(t.fake.dmFor(run.teamId, u)).map((m) => m.text);
+    expect(dmTexts(refused)).toEqual([]);
+    expect(dmTexts(asked)).toEqual([expect.stringMatching(/^Time for standup/), expect.stringMatching(/^Reminder:/)]);
+    const summaries = t.fake.messages(`C0DLV${n}`).filter((m) => m.text.startsWith("Standup closed"));
+    expect(summaries.map((m) => m.text)).toEqual(["Standup closed: 0/1 answered (0%)"]);
+    expect(JSON.stringify(summaries[0]!.blocks)).toContain(asked);
+    expect(JSON.stringify(summaries[0]!.blocks)).not.toContain(refused);
   });
 
   it("a revoked installation stops its run: no DMs, the jobs end without retrying", async () => {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import type { ParticipantStatus } from "../../db/schema.ts";
+import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 
 /** A schedule's latest run and where one member stands in it. */
 export interface LatestRunForMember {
@@ -8,6 +9,11 @@ export interface LatestRunForMember {
   localDate: string;
   /** Null when the run did not include the member. */
   status: ParticipantStatus | null;
+  /**
+   * `pending` and still to be asked at their own time. Otherwise a pending member is not asked on this date: their
+   * time passed beyond the catch-up window, or their ask ended when the run was stopped.
+   */
+  asksLater: boolean;
   answered: boolean;
 }
 
@@ -15,10 +21,18 @@ export interface LatestRunForMember {
  * The latest run of each live schedule of the workspace and the member's part in it, in one statement (a lateral
  * lookup per schedule walks the (schedule_id, local_date) unique index backwards and stops at the first row).
  */
-export async function latestRunsForMember(ex: Executor, teamId: string, userId: string): Promise<LatestRunForMember[]> {
+export async function latestRunsForMember(
+  ex: Executor,
+  teamId: string,
+  userId: string,
+  now: Date,
+): Promise<LatestRunForMember[]> {
   return rows<LatestRunForMember>(
     ex,
     sql`select s.id as "scheduleId", last.local_date::text as "localDate", p.status,
+               coalesce(p.status = 'pending'
+                 and p.ask_at > ${now.toISOString()}::timestamptz - make_interval(mins => ${DEFAULT_MAX_LATE_MINUTES}), false)
+                 as "asksLater",
                (resp.id is not null) as answered
         from schedules s
         cross join lateral (

@@ -13,6 +13,7 @@ const STATUS_TEXT: Record<string, string> = {
   answered: ":white_check_mark: answered today",
   asked: ":hourglass_flowing_sand: waiting for your answer",
   pending: ":clock9: you will be asked at your local time",
+  not_asked: "not asked today",
   skipped: ":fast_forward: skipped today",
   none: "no run for you today",
 };
@@ -32,7 +33,7 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
   const [tz, all, latest, holidays] = await Promise.all([
     memberTimezone(deps, teamId, userId),
     listScheduleRows(deps, teamId),
-    latestRunsForMember(deps.db, teamId, userId),
+    latestRunsForMember(deps.db, teamId, userId, now),
     holidaysBetween(deps, [teamId], shiftDate(utcToday, -1), shiftDate(utcToday, HOLIDAY_HORIZON_DAYS)),
   ]);
   const active = all.filter((s) => s.active);
@@ -59,7 +60,13 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
   for (const s of mine) {
     const run = latestOf.get(s.id);
     const ranToday = run !== undefined && run.localDate === localDateOf(now, s.scheduleTz);
-    const status = !ranToday ? "none" : run.answered ? "answered" : (run.status ?? "none");
+    const status = !ranToday
+      ? "none"
+      : run.answered
+        ? "answered"
+        : run.status === "pending" && !run.asksLater
+          ? "not_asked"
+          : (run.status ?? "none");
     const next = nextRunOf(s, now, holidays.get(teamId), run?.localDate ?? null);
     const nextText = next ? DateTime.fromJSDate(next, { zone: tz }).toFormat("ccc d LLL, HH:mm ZZZZ") : "not scheduled";
     const title = s.name ? `*${slackEscape(s.name)}* · <#${s.channelId}>` : `*<#${s.channelId}> standup*`;

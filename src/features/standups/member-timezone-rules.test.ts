@@ -4,6 +4,7 @@ import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts
 import { createTestApp, type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
 import { addHoliday } from "../../../test/support/factories.ts";
+import { reinstallTeam } from "../../../test/support/install.ts";
 import { iso, memberTimezoneTeam } from "../../../test/support/member-timezone.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
@@ -223,6 +224,42 @@ describe("member-timezone standups: exactly once, DST, holidays, timezone change
       headers: { cookie },
     });
     expect(report.json().participation).toMatchObject([{ date: "2026-03-02", submitted: 0, total: 1, pct: 0 }]);
+  });
+  it("uninstalled as Tokyo's asks go out and reinstalled the same day: Tokyo is not asked, reminded or named, Berlin is", async () => {
+    t.clock.set("2026-03-01T12:00:00Z");
+    const team = await memberTimezoneTeam(t, next(), { U0AIKO: "Asia/Tokyo", U0TOM: "Europe/Berlin" });
+    const [runId] = (await team.tickAt("2026-03-01T19:30:05Z")).started;
+    expect(runId).toBeDefined();
+    // Tokyo's 09:30: its ask is claimed, then the workspace uninstalls the app before the ask job runs.
+    t.clock.set("2026-03-02T00:30:05Z");
+    expect((await tick(t.deps)).membersAsked).toBe(1);
+    expect((await t.sendEvent(team.teamId, { type: "app_uninstalled" })).statusCode).toBe(200);
+    await expect
+      .poll(() =>
+        rows(t.deps.db, sql`select 1 from installations where team_id = ${team.teamId} and uninstalled_at is not null`),
+      )
+      .toHaveLength(1);
+    await t.deps.queue.drain();
+    const status = async () => Object.fromEntries((await team.participants(runId!)).map((p) => [p.user_id, p.status]));
+    expect(await status()).toEqual({ U0AIKO: "pending", U0TOM: "pending" });
+    // Not claimed again while the workspace is gone, nor after it comes back (its time came before that).
+    expect((await team.tickAt("2026-03-02T00:30:35Z", "2026-03-02T00:31:05Z")).membersAsked).toBe(0);
+    t.clock.set("2026-03-02T01:00:00Z");
+    await reinstallTeam(t, team.teamId);
+    expect((await team.tickAt("2026-03-02T01:00:05Z", "2026-03-02T02:30:05Z")).membersAsked).toBe(0);
+
+    // Berlin's 09:30 comes after the reinstall: asked, then reminded at 11:30.
+    expect((await team.tickAt("2026-03-02T08:30:05Z")).membersAsked).toBe(1);
+    expect((await team.tickAt("2026-03-02T10:30:05Z")).membersReminded).toBe(1);
+    expect((await team.tickAt("2026-03-02T23:00:10Z")).closed).toBe(1);
+
+    expect(team.dms("U0AIKO", "")).toEqual([]);
+    expect(team.dms("U0TOM")).toHaveLength(1);
+    expect(team.dms("U0TOM", "Reminder")).toHaveLength(1);
+    const summaries = t.fake.messages(team.channelId).filter((m) => m.text.startsWith("Standup closed"));
+    expect(summaries.map((m) => m.text)).toEqual(["Standup closed: 0/1 answered (0%)"]);
+    expect(JSON.stringify(summaries[0]!.blocks)).toContain("TOM");
+    expect(JSON.stringify(summaries[0]!.blocks)).not.toContain("AIKO");
   });
 });
 

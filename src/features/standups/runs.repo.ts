@@ -176,7 +176,8 @@ export interface DueParticipant {
 /**
  * The exactly-once claim of member-timezone asks: `pending` → `asked` in one statement for asks whose time
  * has come and that are less than the catch-up window late. An ask is dropped (stays pending) when the
- * schedule is paused or deleted, or its timing changed at or after the ask's time: no surprise DMs. A date
+ * schedule is paused or deleted, the workspace uninstalled the app, or its timing changed at or after the ask's
+ * time (a resume or a reinstall counts): no surprise DMs. A date
  * already planned keeps its plan when the timing changes before an ask: that member is still asked at the
  * planned time (the new timing applies from the next date), rather than not at all that day.
  * The schedule's row is read here because its current state decides whether a planned ask still stands.
@@ -191,6 +192,7 @@ export async function claimDueAsks(ex: Executor, now: Date, notBefore: Date): Pr
           and p.status = 'pending'
           and p.ask_at <= ${now.toISOString()}::timestamptz and p.ask_at > ${notBefore.toISOString()}::timestamptz
           and s.active and s.deleted_at is null
+          and exists (select 1 from installations i where i.team_id = run.team_id and i.uninstalled_at is null)
           and (s.timing_changed_at is null or s.timing_changed_at < p.ask_at)
         returning p.run_id::text as "runId", p.user_id as "userId", p.team_id as "teamId"`,
   ).then(asNumbers);
@@ -288,6 +290,66 @@ export async function participantsWithStatus(
 
 export async function listParticipants(ex: Executor, runId: number): Promise<ParticipantRow[]> {
   return ex.select().from(runParticipants).where(eq(runParticipants.runId, runId));
+}
+
+/** The chat_posts key of a member's ask DM in a run. */
+export const askPostKey = (runId: number, userId: string) => `run:${runId}:ask:${userId}`;
+
+/**
+ * The participant's ask may have reached them: its message claim exists and is not `failed` (sent, or sending or
+ * unknown: perhaps posted). No claim, or a failed one, means the DM never went out.
+ */
+const askMayHaveGoneOut = sql`exists (select 1 from chat_posts c
+  where c.key = 'run:' || ${runParticipants.runId}::text || ':ask:' || ${runParticipants.userId} and c.state <> 'failed')`;
+
+/**
+ * A participant whose ask job ended because the run was stopped (paused, deleted, uninstalled) goes back to
+ * `pending`, which every view, the reminders and the summary read as "not asked": only while still `asked` and its
+ * ask never went out. True when it did.
+ */
+export async function unaskParticipant(ex: Executor, runId: number, userId: string): Promise<boolean> {
+  const reset = await ex
+    .update(runParticipants)
+    .set({ status: "pending" })
+    .where(
+      and(
+        eq(runParticipants.runId, runId),
+        eq(runParticipants.userId, userId),
+        eq(runParticipants.status, "asked"),
+        sql`not ${askMayHaveGoneOut}`,
+      ),
+    )
+    .returning({ userId: runParticipants.userId });
+  return reset.length > 0;
+}
+
+/** Whether this `asked` participant's ask DM may have reached them (see askMayHaveGoneOut). */
+export async function wasAsked(ex: Executor, runId: number, userId: string): Promise<boolean> {
+  const found = await ex
+    .select({ userId: runParticipants.userId })
+    .from(runParticipants)
+    .where(and(eq(runParticipants.runId, runId), eq(runParticipants.userId, userId), askMayHaveGoneOut));
+  return found.length > 0;
+}
+
+/**
+ * The participants a run actually asked: those who answered or skipped, and those still `asked` whose ask DM may
+ * have reached them. Left out: `pending` ones, and `asked` ones whose ask never went out (its job gave up, or the
+ * run closed before it was retried).
+ */
+export async function askedParticipants(ex: Executor, runId: number): Promise<ParticipantRow[]> {
+  return ex
+    .select()
+    .from(runParticipants)
+    .where(
+      and(
+        eq(runParticipants.runId, runId),
+        or(
+          inArray(runParticipants.status, ["answered", "skipped"]),
+          and(eq(runParticipants.status, "asked"), askMayHaveGoneOut),
+        ),
+      ),
+    );
 }
 
 /**

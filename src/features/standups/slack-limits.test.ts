@@ -4,6 +4,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import type { RecordedCall } from "../../../dev/fake-slack/index.ts";
 import { useTestApp } from "../../../test/support/app.ts";
+import { drainAgingClaims } from "../../../test/support/claims.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { assertWithinSlackLimits } from "../../../test/support/slack-limits.ts";
 import { rows } from "../../db/client.ts";
@@ -209,7 +210,7 @@ describe("a payload Slack refuses", async () => {
     const [run] = await rows<{ id: number }>(t.deps.db, sql`select id from standup_runs where team_id = 'T0REF'`);
     t.fake.fail("chat.postMessage", { status: 500 });
     await t.deps.queue.enqueue("standup.remind", { teamId: "T0REF", runId: run!.id, userId: "U0REF" });
-    await t.deps.queue.drain();
+    await drainAgingClaims(t.deps);
     const [claim] = await rows<{ state: string; attempts: number }>(
       t.deps.db,
       sql`select state, attempts from chat_posts where key = ${`run:${run!.id}:remind:U0REF`}`,

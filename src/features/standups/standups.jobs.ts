@@ -15,17 +15,20 @@ import {
 import {
   addParticipants,
   addPendingParticipants,
+  askedParticipants,
+  askPostKey,
   closeRunWithLastWindow,
   findParticipant,
   findResponseById,
   findRun,
-  listParticipants,
   type ResponseRow,
   type RunRow,
   responsesOfRun,
   setParentTs,
   setReplyTs,
+  unaskParticipant,
   updateParticipant,
+  wasAsked,
 } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
 import { assertLive, quietly, whileLive } from "./stopped-run.ts";
@@ -140,19 +143,36 @@ async function dmChannel(deps: Deps, client: WebClient, run: RunRow, userId: str
 
 async function ask(deps: Deps, teamId: string, runId: number, userId: string): Promise<void> {
   const run = await findRun(deps.db, teamId, runId);
-  if (run?.status !== "open") return;
+  if (!run) return;
+  // Closed before its ask went out (a retry that came too late): the member was not asked.
+  if (run.status !== "open") {
+    await unaskParticipant(deps.db, runId, userId);
+    return;
+  }
   const client = await deps.chat.forTeam(teamId, "post");
   const live = whileLive(deps, run);
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const channel = await dmChannel(deps, client, run, userId);
-  await postOnce(deps, client, { key: `run:${runId}:ask:${userId}`, teamId, channel, ...askMessage(run) }, live);
+  await postOnce(deps, client, { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run) }, live);
+}
+
+/**
+ * An ask that ended because its run was stopped did not ask the member: they go back to `pending` (unless the DM
+ * went out after all), so a run resumed the same day neither reminds them nor names them as missing.
+ */
+async function askStopped(deps: Deps, p: { teamId: string; runId: number; userId: string }): Promise<void> {
+  if (await unaskParticipant(deps.db, p.runId, p.userId)) {
+    deps.log.info({ team_id: p.teamId, run_id: p.runId, job: "standup.ask" }, "member not asked: the run was stopped");
+  }
 }
 
 async function remind(deps: Deps, teamId: string, runId: number, userId: string): Promise<void> {
   const run = await findRun(deps.db, teamId, runId);
   const p = await findParticipant(deps.db, runId, userId);
   if (run?.status !== "open" || p?.status !== "asked") return;
+  // Still `asked`, but the ask itself never went out (its job gave up, or is still being retried): nothing to remind.
+  if (!(await wasAsked(deps.db, runId, userId))) return;
   const client = await deps.chat.forTeam(teamId, "post");
   const channel = await dmChannel(deps, client, run, userId);
   await postOnce(
@@ -222,10 +242,14 @@ async function reply(deps: Deps, teamId: string, responseId: number): Promise<vo
 async function summary(deps: Deps, teamId: string, runId: number): Promise<void> {
   const run = await findRun(deps.db, teamId, runId);
   if (!run) return;
-  // Pending participants of a member-timezone run were never asked (their ask was dropped or too late).
-  const participants = (await listParticipants(deps.db, runId)).filter((p) => p.status !== "pending");
-  // Nobody was asked, so no thread was started: a summary would only open one to say so.
-  if (run.memberTimezone && participants.length === 0) return;
+  // Only who was actually asked: not pending participants (a member-timezone ask dropped or too late, an ask ended
+  // by a pause, a deletion or an uninstall), nor those whose ask DM never went out.
+  const participants = await askedParticipants(deps.db, runId);
+  // Nobody was asked (an empty channel, or a fan-out or asks ended by a stop): a summary would only say "0 asked".
+  if (participants.length === 0) {
+    deps.log.info({ team_id: teamId, run_id: runId, job: "standup.summary" }, "no summary: nobody was asked");
+    return;
+  }
   const answers = await responsesOfRun(deps.db, runId);
   const answeredBy = new Set(answers.map((a) => a.userId));
   const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy]);
@@ -260,7 +284,12 @@ export function standupJobs(deps: Deps): void {
   );
   deps.queue.register(
     "standup.ask",
-    quietly(deps, "standup.ask", (p) => ask(deps, p.teamId, p.runId, p.userId)),
+    quietly(
+      deps,
+      "standup.ask",
+      (p) => ask(deps, p.teamId, p.runId, p.userId),
+      (p) => askStopped(deps, p),
+    ),
     { concurrency: 16 },
   );
   deps.queue.register(

@@ -12,7 +12,8 @@ import { type RunRow, type RunStanding, runStanding } from "./runs.repo.ts";
  * given stay in history and reports; a member who answers an ask they already got still sees it posted in the thread
  * and confirmed (the reply job), since that message is their own doing. The check runs right before each message is
  * claimed (and in the fan-out's claim transaction), so a job claimed before the change, or retried after a crash,
- * sends nothing.
+ * sends nothing. A member whose ask is stopped before it went out is recorded as not asked (`pending`), so a run
+ * resumed or reinstalled the same day reminds and summarises only those it actually asked.
  */
 class RunStoppedError extends Error {
   constructor(
@@ -35,9 +36,14 @@ export function whileLive(deps: Deps, run: RunRow): PostOptions {
 
 /**
  * A workspace that uninstalled the app, or a run whose schedule was paused or deleted, gets no more work: the job
- * ends quietly instead of retrying.
+ * ends quietly instead of retrying, after `onStopped` (say, recording that a member was not asked after all).
  */
-export function quietly<P extends { teamId: string }>(deps: Deps, job: JobName, fn: (p: P) => Promise<void>) {
+export function quietly<P extends { teamId: string }>(
+  deps: Deps,
+  job: JobName,
+  fn: (p: P) => Promise<void>,
+  onStopped?: (p: P) => Promise<void>,
+) {
   return async (p: P) => {
     try {
       await fn(p);
@@ -50,6 +56,7 @@ export function quietly<P extends { teamId: string }>(deps: Deps, job: JobName, 
           "standup job ended: its run was stopped",
         );
       } else throw err;
+      await onStopped?.(p);
     }
   };
 }

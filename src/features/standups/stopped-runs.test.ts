@@ -4,8 +4,12 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
+import { reinstallTeam } from "../../../test/support/install.ts";
 import { rows } from "../../db/client.ts";
+import { getToday } from "../insights/index.ts";
+import { updateSchedule } from "../schedules/index.ts";
 import { submitResponse } from "./answers.service.ts";
+import { buildHomeView } from "./home.ts";
 import { runStanding } from "./runs.repo.ts";
 import { tick } from "./scheduler.ts";
 
@@ -31,6 +35,8 @@ describe("a run stopped after it was claimed", async () => {
   async function claimedRun(people: string[]) {
     n += 1;
     const teamId = `T0STP${n}`;
+    // Only this case's schedule may run (an earlier case may have resumed its own), so its faults hit its messages.
+    await t.deps.db.execute(sql`update schedules set active = false`);
     const channelId = `C0STP${n}`;
     await t.installTeam(teamId);
     for (const u of people) {
@@ -69,8 +75,57 @@ describe("a run stopped after it was claimed", async () => {
           )
           .filter((l) => l.team_id === teamId && l.msg === "standup job ended: its run was stopped")
           .map((l) => ({ job: l.job, standing: l.standing, level: l.level })),
+      statuses: async () =>
+        Object.fromEntries(
+          (
+            await rows<{ user_id: string; status: string }>(
+              t.deps.db,
+              sql`select user_id, status from run_participants where run_id = ${runId} order by user_id`,
+            )
+          ).map((p) => [p.user_id, p.status]),
+        ),
     };
   }
+  type Run = Awaited<ReturnType<typeof claimedRun>>;
+  /** The reminder pass (09:00 + 120 minutes), then the close at the end of the day; each one's jobs run. */
+  async function remindAndClose(run: Run) {
+    t.clock.set(`${run.day}T11:00:10Z`);
+    expect((await tick(t.deps)).reminded).toBe(1);
+    await t.deps.queue.drain();
+    t.clock.set(`${run.day}T23:59:59Z`);
+    t.clock.advance(15_000);
+    expect((await tick(t.deps)).closed).toBe(1);
+    await t.deps.queue.drain();
+  }
+  /**
+   * Runs the fan-out and the first attempt of every ask; one ask (whichever Slack gets second, after the parent
+   * message) fails and waits for its retry. Returns who was asked and who was not (yet).
+   */
+  async function askAllButOne(run: Run, people: string[]) {
+    t.fake.fail("chat.postMessage", { delayMs: 0 }); // the parent message
+    t.fake.fail("chat.postMessage", { error: "internal_error" });
+    await t.deps.queue.drain({ maxRounds: 1 });
+    const asked = people.filter((u) => run.dms(u).length === 1);
+    const notAsked = people.filter((u) => run.dms(u).length === 0);
+    expect(asked).toHaveLength(people.length - 1);
+    expect(notAsked).toHaveLength(1);
+    return { asked, notAsked: notAsked[0]! };
+  }
+  /** Each DM a member got, by kind. */
+  const kinds = (run: Run, u: string) =>
+    run
+      .dms(u)
+      .map((m) =>
+        m.text.startsWith("Time for standup")
+          ? "ask"
+          : m.text.startsWith("Reminder:")
+            ? "reminder"
+            : m.text.startsWith("Thanks!")
+              ? "confirmation"
+              : m.text,
+      );
+  const summaries = (run: Run) => t.fake.messages(run.channelId).filter((m) => m.text.startsWith("Standup closed"));
+  const setActive = (run: Run, active: boolean) => updateSchedule(t.deps, run.teamId, run.scheduleId, { active });
   const pause = (scheduleId: string) =>
     t.deps.db.execute(sql`update schedules set active = false where id = ${scheduleId}`);
   const remove = (scheduleId: string) =>
@@ -99,25 +154,19 @@ describe("a run stopped after it was claimed", async () => {
     await remove(run.scheduleId);
     await draining;
     expect(run.posts().map((c) => c.args.channel)).toEqual([run.channelId]); // the parent message only
+    // Their asks never went out: they are not asked after all.
+    expect(await run.statuses()).toEqual({ U0STPB1: "pending", U0STPB2: "pending" });
 
-    t.clock.set(`${run.day}T11:00:10Z`);
-    expect((await tick(t.deps)).reminded).toBe(1);
-    await t.deps.queue.drain();
-    t.clock.set(`${run.day}T23:59:59Z`);
-    t.clock.advance(15_000);
-    expect((await tick(t.deps)).closed).toBe(1);
-    await t.deps.queue.drain();
+    await remindAndClose(run);
 
     expect(run.posts()).toHaveLength(1);
     expect(run.dms("U0STPB1")).toEqual([]);
     expect(run.dms("U0STPB2")).toEqual([]);
     expect((await run.jobs()).every((j) => j.state === "completed" && j.retry_count === 0)).toBe(true);
+    // Nobody to remind, and no summary: nobody was asked.
     expect(run.ended()).toEqual([
       { job: "standup.ask", standing: "deleted", level: 30 },
       { job: "standup.ask", standing: "deleted", level: 30 },
-      { job: "standup.remind", standing: "deleted", level: 30 },
-      { job: "standup.remind", standing: "deleted", level: 30 },
-      { job: "standup.summary", standing: "deleted", level: 30 },
     ]);
   });
 
@@ -154,6 +203,88 @@ describe("a run stopped after it was claimed", async () => {
       { job: "standup.remind", standing: "paused", level: 30 },
       { job: "standup.summary", standing: "paused", level: 30 },
     ]);
+  });
+
+  it("paused before its fan-out and resumed the same day: nobody was asked, so no reminder, parent message or summary", async () => {
+    const run = await claimedRun(["U0STPE1", "U0STPE2"]);
+    await pause(run.scheduleId);
+    await t.deps.queue.drain();
+    t.clock.set(`${run.day}T10:00:00Z`);
+    await setActive(run, true);
+
+    await remindAndClose(run);
+
+    expect(run.posts()).toEqual([]);
+    expect(await run.statuses()).toEqual({});
+  });
+
+  it("paused while its asks went out and resumed the same day: only those asked are reminded and named in the summary", async () => {
+    const people = ["U0STPF1", "U0STPF2", "U0STPF3"];
+    const run = await claimedRun(people);
+    const { asked, notAsked } = await askAllButOne(run, people);
+    await setActive(run, false);
+    // The failed ask's retry finds the standup paused.
+    await t.deps.queue.drain();
+    expect(run.dms(notAsked)).toEqual([]);
+    expect((await run.statuses())[notAsked]).toBe("pending");
+    t.clock.set(`${run.day}T10:00:00Z`);
+    await setActive(run, true);
+    const answered = await submitResponse(t.deps, {
+      teamId: run.teamId,
+      runId: run.runId,
+      userId: asked[0]!,
+      answers: ["Shipped it", "Ship more", "none"],
+      mood: null,
+    });
+    expect(answered.ok).toBe(true);
+    const home = async (u: string) => JSON.stringify((await buildHomeView(t.deps, run.teamId, u)).blocks);
+    expect(await home(notAsked)).toContain("Today: not asked today");
+    expect(await home(asked[1]!)).toContain("Today: :hourglass_flowing_sand: waiting for your answer");
+    // The dashboard's today view agrees: two asked, the third not asked.
+    const today = await getToday(t.deps, run.teamId);
+    expect(today.standups).toHaveLength(1);
+    const [standup] = today.standups;
+    expect(standup).toMatchObject({ date: run.day, asked: 2, answered: 1 });
+    expect(standup!.not_answered.map((p) => [p.user_id, p.status])).toEqual(
+      [
+        [asked[1]!, "waiting"],
+        [notAsked, "not_asked"],
+      ].sort(),
+    );
+
+    await remindAndClose(run);
+
+    expect(kinds(run, notAsked)).toEqual([]);
+    expect(kinds(run, asked[0]!)).toEqual(["ask", "confirmation"]);
+    expect(kinds(run, asked[1]!)).toEqual(["ask", "reminder"]);
+    const [summary] = summaries(run);
+    expect(summaries(run)).toHaveLength(1);
+    expect(summary!.text).toBe("Standup closed: 1/2 answered (50%)");
+    expect(JSON.stringify(summary!.blocks)).toContain(asked[1]!);
+    expect(JSON.stringify(summary!.blocks)).not.toContain(notAsked);
+  });
+
+  it("uninstalled while its asks went out and reinstalled the same day: only those asked are reminded and named in the summary", async () => {
+    const people = ["U0STPG1", "U0STPG2"];
+    const run = await claimedRun(people);
+    const { asked, notAsked } = await askAllButOne(run, people);
+    expect((await t.sendEvent(run.teamId, { type: "app_uninstalled" })).statusCode).toBe(200);
+    await expect.poll(() => runStanding(t.deps.db, run.teamId, run.runId)).toBe("uninstalled");
+    // The failed ask's retry finds the workspace gone.
+    await t.deps.queue.drain();
+    expect((await run.statuses())[notAsked]).toBe("pending");
+    t.clock.set(`${run.day}T10:00:00Z`);
+    await reinstallTeam(t, run.teamId);
+
+    await remindAndClose(run);
+
+    expect(kinds(run, notAsked)).toEqual([]);
+    expect(kinds(run, asked[0]!)).toEqual(["ask", "reminder"]);
+    const [summary] = summaries(run);
+    expect(summaries(run)).toHaveLength(1);
+    expect(summary!.text).toBe("Standup closed: 0/1 answered (0%)");
+    expect(JSON.stringify(summary!.blocks)).toContain(asked[0]!);
+    expect(JSON.stringify(summary!.blocks)).not.toContain(notAsked);
   });
 
   it("reads the run's standing from its schedule and workspace as they are now", async () => {
