@@ -4,9 +4,10 @@ import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import type { Deps } from "./deps.ts";
 import { channelRoutes } from "./features/channels/index.ts";
+import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
-import { installJobs, installListeners, installRoutes } from "./features/install/index.ts";
+import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
@@ -44,13 +45,13 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     kudosListeners,
   ]);
   memberJobs(deps);
-  installJobs(deps);
   standupJobs(deps);
   ruleJobs(deps);
   ruleSubscribers(deps);
   kudosJobs(deps);
   webhookJobs(deps);
   webhookEvents(deps);
+  emailJobs(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -68,12 +69,14 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     mcpKeyRoutes,
     ruleRoutes,
     webhookRoutes,
+    emailRoutes,
     mcpRoutes,
     webRoutes,
   ]);
   let stopped = false;
   let stopScheduler: (() => void) | undefined;
   let stopSweeper: (() => void) | undefined;
+  let stopDigests: (() => void) | undefined;
   return {
     deps,
     server,
@@ -83,6 +86,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       if (deps.queue.settings.workers) {
         stopScheduler = startScheduler(deps);
         stopSweeper = startWebhookSweeper(deps);
+        stopDigests = startDigestScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -91,6 +95,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       stopped = true;
       stopScheduler?.();
       stopSweeper?.();
+      stopDigests?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -29,6 +29,8 @@ export interface Deps {
     readonly loginToken: Buffer;
     readonly oauthState: Buffer;
     readonly tokenEncryption: Buffer;
+    /** Signs the one-click unsubscribe links in e-mails. */
+    readonly emailUnsubscribe: Buffer;
   };
 }
 
@@ -162,6 +164,7 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
     loginToken: deriveKey(config.sessionSecretKey, "login-token"),
     oauthState: deriveKey(config.sessionSecretKey, "oauth-state"),
     tokenEncryption: deriveKey(config.sessionSecretKey, "token-encryption"),
+    emailUnsubscribe: deriveKey(config.sessionSecretKey, "email-unsubscribe"),
   };
   // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
   const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused });

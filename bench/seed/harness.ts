@@ -269,6 +269,7 @@ export async function signIn(port: number, teamId: string, userId: string): Prom
     loginToken: deriveKey(BENCH_SESSION_SECRET_KEY, "login-token"),
     oauthState: deriveKey(BENCH_SESSION_SECRET_KEY, "oauth-state"),
     tokenEncryption: deriveKey(BENCH_SESSION_SECRET_KEY, "token-encryption"),
+    emailUnsubscribe: deriveKey(BENCH_SESSION_SECRET_KEY, "email-unsubscribe"),
   };
   const token = issueLoginToken({ keys, clock: systemClock }, teamId, userId);
   const res = await fetch(`http://127.0.0.1:${port}/dashboard/login?t=${encodeURIComponent(token)}`, {

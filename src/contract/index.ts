@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
 import type * as rules from "./rules.ts";
@@ -6,6 +7,7 @@ import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./common.ts";
+export * from "./email.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./kudos.ts";
@@ -55,3 +57,4 @@ export type WebhookEventType = z.output<typeof webhooks.webhookEventType>;
 export type WebhookEndpoint = z.output<typeof webhooks.webhookEndpoint>;
 export type CreatedWebhookEndpoint = z.output<typeof webhooks.createdWebhookEndpoint>;
 export type WebhookDelivery = z.output<typeof webhooks.webhookDelivery>;
+export type EmailPreferences = z.output<typeof email.emailPreferences>;

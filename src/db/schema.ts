@@ -453,3 +453,59 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );
+// ---- E-mail ---------------------------------------------------------------------------------
+
+/** An admin's switch for the weekly digest; no row means on. */
+export const emailPreferences = pgTable(
+  "email_preferences",
+  {
+    teamId: text("team_id").notNull(),
+    userId: text("user_id").notNull(),
+    digest: boolean("digest").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
+);
+
+export type EmailKind = "welcome" | "digest";
+/** queued: claimed, the job will send it; sent: the provider took it; dropped: the provider refused it for good; skipped: nothing to send any more. */
+export type EmailState = "queued" | "sent" | "dropped" | "skipped";
+
+/**
+ * Every e-mail is claimed here under its key before it is sent, so retries, restarts and second instances never
+ * send it twice: `welcome` once per workspace (kept for good), `digest:<week start>:<user id>` once per workspace,
+ * week and recipient (pruned after 90 days).
+ */
+export const emailSends = pgTable(
+  "email_sends",
+  {
+    teamId: text("team_id").notNull(),
+    key: text("key").notNull(),
+    kind: text("kind").$type<EmailKind>().notNull(),
+    userId: text("user_id").notNull(),
+    /** Digest: the Monday of the week it reports. */
+    weekStart: date("week_start", { mode: "string" }),
+    state: text("state").$type<EmailState>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** The provider's id for the message, once sent. */
+    providerId: text("provider_id"),
+    createdAt: tstz("created_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.key] }),
+    index("email_sends_team_kind_created_idx").on(t.teamId, t.kind, t.createdAt),
+  ],
+);
+
+/** A workspace's weekly digest, claimed once per week (the Monday of the week it reports); pruned after 90 days. */
+export const emailDigestWeeks = pgTable(
+  "email_digest_weeks",
+  {
+    teamId: text("team_id").notNull(),
+    weekStart: date("week_start", { mode: "string" }).notNull(),
+    recipients: integer("recipients").notNull().default(0),
+    claimedAt: tstz("claimed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.weekStart] })],
+);

@@ -22,6 +22,7 @@ const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default:
 const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default: m.KudosPage })));
 const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
+const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 
 type Session =
   | { kind: "loading" }
@@ -51,6 +52,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
   if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
+  if (path === "/email") return { title: "E-mail", element: <EmailPage />, admin: true };
   return {
     title: "Page not found",
     element: (

@@ -23,3 +23,13 @@ export async function selectHolidays(
     .from(holidays)
     .where(and(inArray(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
 }
+
+/** The saved calendar timezones of these workspaces; workspaces without one are absent. */
+export async function selectCalendarTimezones(ex: Executor, teamIds: string[]): Promise<Map<string, string>> {
+  if (teamIds.length === 0) return new Map();
+  const found = await ex
+    .select({ teamId: workspaceCalendars.teamId, timezone: workspaceCalendars.timezone })
+    .from(workspaceCalendars)
+    .where(inArray(workspaceCalendars.teamId, teamIds));
+  return new Map(found.map((r) => [r.teamId, r.timezone]));
+}

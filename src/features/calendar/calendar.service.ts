@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import type { Deps } from "../../deps.ts";
-import { selectCalendarTimezone, selectHolidays } from "./calendar.repo.ts";
+import { selectCalendarTimezone, selectCalendarTimezones, selectHolidays } from "./calendar.repo.ts";
 
 /**
  * The workspace calendar (timezone and holidays; the Celebrations settings edit it). Every "today" of
@@ -11,6 +11,17 @@ import { selectCalendarTimezone, selectHolidays } from "./calendar.repo.ts";
 export async function workspaceTimezone(deps: Pick<Deps, "db">, teamId: string): Promise<string> {
   const saved = await selectCalendarTimezone(deps.db, teamId);
   return saved && IANAZone.isValidZone(saved) ? saved : "UTC";
+}
+
+/** workspaceTimezone for many workspaces in one query: each one's calendar timezone when saved and valid, else UTC. */
+export async function workspaceTimezones(deps: Pick<Deps, "db">, teamIds: string[]): Promise<Map<string, string>> {
+  const saved = await selectCalendarTimezones(deps.db, teamIds);
+  return new Map(
+    teamIds.map((teamId) => {
+      const tz = saved.get(teamId);
+      return [teamId, tz && IANAZone.isValidZone(tz) ? tz : "UTC"];
+    }),
+  );
 }
 
 /** The `YYYY-MM-DD` date on the wall clocks of `timezone` at `now`. */

@@ -1,5 +1,5 @@
 /** The calendar feature's public face: the workspace's timezone, "today", holidays and date windows. */
-export { holidaysBetween, todayIn, workspaceTimezone, workspaceToday } from "./calendar.service.ts";
+export { holidaysBetween, todayIn, workspaceTimezone, workspaceTimezones, workspaceToday } from "./calendar.service.ts";
 export {
   completeWindow,
   type DateWindow,

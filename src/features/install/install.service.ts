@@ -2,6 +2,7 @@ import { upsertInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
+import { queueWelcome } from "../email/index.ts";
 import { ensureAdmin } from "../members/index.ts";
 import { restartTiming } from "../schedules/index.ts";
 import { claimNonce, issueLoginToken } from "../session/index.ts";
@@ -71,7 +72,10 @@ interface OAuthAccess {
   authed_user?: { id?: string };
 }
 
-/** Exchanges the code, stores the installation and its installer as admin, queues the member sync. Returns the login token. */
+/**
+ * Exchanges the code, stores the installation and its installer as admin, queues the member sync and (with e-mail on)
+ * the welcome e-mail. Returns the login token.
+ */
 export async function completeInstall(
   deps: Deps,
   query: { code?: string; state?: string; error?: string },
@@ -126,7 +130,8 @@ export async function completeInstall(
     }
     await ensureAdmin(tx, teamId, userId, now);
     await deps.queue.enqueue("members.sync", { teamId }, { tx });
-    await deps.queue.enqueue("install.welcome", { teamId, userId }, { tx });
+    // Once per workspace: a second OAuth, a re-authorisation or a reinstall finds the welcome claimed already.
+    await queueWelcome(deps, tx, { teamId, userId, now });
   });
   return { teamId, userId, loginToken: issueLoginToken(deps, teamId, userId) };
 }

@@ -5,7 +5,7 @@ export { kudosJobs } from "./kudos.jobs.ts";
 export { kudosListeners } from "./kudos.listeners.ts";
 export { kudosRoutes } from "./kudos.routes.ts";
 export { DAILY_KUDOS_LIMIT, MAX_KUDO_LENGTH } from "./kudos.rules.ts";
-export { type GiveOutcome, kudosWindow, leaderboard, recentKudos } from "./kudos.service.ts";
+export { type GiveOutcome, kudosGivenBetween, kudosWindow, leaderboard, recentKudos } from "./kudos.service.ts";
 export {
   checkShoutOut,
   giveShoutOut,

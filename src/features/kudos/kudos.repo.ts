@@ -161,3 +161,16 @@ export async function selectLeaderboard(
     .limit(limit);
   return found.map((r) => ({ ...r, kudosReceived: Number(r.kudosReceived) }));
 }
+
+/** How many kudos the workspace gave in [from, to): one count over kudos_team_created_idx. */
+export async function countKudosBetween(
+  ex: Executor,
+  teamId: string,
+  window: { from: Date; to: Date },
+): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(kudos)
+    .where(and(eq(kudos.teamId, teamId), gte(kudos.createdAt, window.from), lt(kudos.createdAt, window.to)));
+  return Number(row?.n ?? 0);
+}

@@ -10,6 +10,7 @@ import type { KudoGivenEvent } from "./events.ts";
 import { type Refused, refusalText } from "./kudos.messages.ts";
 import {
   countGivenOn,
+  countKudosBetween,
   insertKudo,
   lockGiver,
   type NamedKudo,
@@ -219,4 +220,13 @@ export async function leaderboard(
 ): Promise<LeaderboardEntry[]> {
   const found = await selectLeaderboard(deps.db, teamId, { from: window.start, to: window.end }, limit);
   return found.map((r) => ({ user_id: r.userId, real_name: r.realName, kudos_received: r.kudosReceived }));
+}
+
+/** How many kudos the workspace gave between two instants (start included, end not): the e-mail digest's count. */
+export function kudosGivenBetween(
+  deps: Pick<Deps, "db">,
+  teamId: string,
+  window: { start: Date; end: Date },
+): Promise<number> {
+  return countKudosBetween(deps.db, teamId, { from: window.start, to: window.end });
 }

@@ -20,6 +20,7 @@ export const NAV: NavItem[] = [
   { to: "/ai-access", label: "AI access", admin: true },
   { to: "/webhooks", label: "Webhooks", admin: true },
   { to: "/feed", label: "Public feed", admin: true },
+  { to: "/email", label: "E-mail", admin: true },
 ];
 
 function isCurrent(item: NavItem, path: string): boolean {

@@ -4,6 +4,7 @@ import { keys } from "./queries.ts";
 import type {
   CreatedMcpKey,
   CreatedWebhookEndpoint,
+  EmailPreferences,
   FeedToken,
   McpKey,
   Me,
@@ -233,6 +234,15 @@ export function useIssueFeedToken() {
 
 export function useRevokeFeedToken() {
   return useMutation({ mutationFn: () => api.delete("/feed-token", {}) });
+}
+
+/** The weekly digest on or off for the signed-in admin; the answer is the saved state. */
+export function useSetDigest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (digest: boolean) => api.put<EmailPreferences>("/email/preferences", { digest }),
+    onSuccess: (saved) => client.setQueryData(keys.emailPreferences(), saved),
+  });
 }
 
 /**

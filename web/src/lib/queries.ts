@@ -3,6 +3,7 @@ import { api, query } from "./api.ts";
 import type {
   Analytics,
   Channel,
+  EmailPreferences,
   Kudo,
   LeaderboardEntry,
   McpConfigs,
@@ -43,6 +44,7 @@ export const keys = {
   leaderboard: (days: number) => ["kudos-leaderboard", days] as const,
   webhooks: () => ["webhooks"] as const,
   webhookDeliveries: (id: number) => ["webhooks", id, "deliveries"] as const,
+  emailPreferences: () => ["email-preferences"] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -141,4 +143,9 @@ export function useWebhookDeliveries(id: number) {
     queryFn: get<WebhookDelivery[]>(`/webhooks/${id}/deliveries`),
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === "pending") ? 5_000 : false),
   });
+}
+
+/** The signed-in admin's digest switch, and whether this server sends e-mail at all. */
+export function useEmailPreferences() {
+  return useQuery({ queryKey: keys.emailPreferences(), queryFn: get<EmailPreferences>("/email/preferences") });
 }

@@ -7,6 +7,7 @@ export type {
   Channel,
   CreatedMcpKey,
   CreatedWebhookEndpoint,
+  EmailPreferences,
   FeedToken,
   Kudo,
   LastRun,
