@@ -23,9 +23,12 @@ export interface AddressPolicy {
 
 export type Verdict = { ok: true } | { ok: false; why: string };
 
-/** Internal unicast ranges: refused unless WEBHOOK_ALLOW_PRIVATE is on. Everything else special is always refused. */
-const INTERNAL_V4 = new Set(["private", "loopback", "linkLocal", "carrierGradeNat"]);
-const INTERNAL_V6 = new Set(["loopback", "uniqueLocal", "linkLocal"]);
+/**
+ * Internal unicast ranges: refused unless WEBHOOK_ALLOW_PRIVATE is on. Link-local stays refused even then (it holds
+ * the cloud metadata service, 169.254.169.254, which no webhook has reason to reach); everything else special too.
+ */
+const INTERNAL_V4 = new Set(["private", "loopback", "carrierGradeNat"]);
+const INTERNAL_V6 = new Set(["loopback", "uniqueLocal"]);
 
 const RANGE_WORDS: Record<string, string> = {
   unspecified: "an unspecified address",

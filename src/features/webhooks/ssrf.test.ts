@@ -188,22 +188,16 @@ describe("address classification", () => {
     }
   });
 
-  it("WEBHOOK_ALLOW_PRIVATE lets internal unicast through, never multicast, broadcast, unspecified or reserved", () => {
-    for (const a of [
-      "127.0.0.1",
-      "10.1.2.3",
-      "192.168.0.10",
-      "169.254.1.1",
-      "100.64.1.1",
-      "::1",
-      "fd00::5",
-      "fe80::1",
-      "::ffff:10.0.0.1",
-    ]) {
+  it("WEBHOOK_ALLOW_PRIVATE lets internal unicast through, never link-local (cloud metadata), multicast, broadcast, unspecified or reserved", () => {
+    for (const a of ["127.0.0.1", "10.1.2.3", "192.168.0.10", "100.64.1.1", "::1", "fd00::5", "::ffff:10.0.0.1"]) {
       expect(checkAddress(a, internal), a).toEqual({ ok: true });
       expect(checkAddress(a, strict).ok, a).toBe(false);
     }
     for (const a of [
+      "169.254.169.254",
+      "169.254.1.1",
+      "fe80::1",
+      "::ffff:169.254.169.254",
       "224.0.0.1",
       "255.255.255.255",
       "0.0.0.0",
