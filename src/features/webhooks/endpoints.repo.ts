@@ -78,16 +78,19 @@ export async function subscribedEndpoints(ex: Executor, teamId: string, type: st
 }
 
 /** A 2xx: the endpoint works, whatever failed before. */
-export async function recordSuccess(ex: Executor, id: number, now: Date): Promise<void> {
-  await ex.update(webhookEndpoints).set({ lastSuccessAt: now, failingSince: null }).where(eq(webhookEndpoints.id, id));
+export async function recordSuccess(ex: Executor, teamId: string, id: number, now: Date): Promise<void> {
+  await ex
+    .update(webhookEndpoints)
+    .set({ lastSuccessAt: now, failingSince: null })
+    .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)));
 }
 
 /** A failed attempt; returns since when the endpoint has failed without a success (this attempt if it is the first). */
-export async function recordFailure(ex: Executor, id: number, now: Date): Promise<Date | undefined> {
+export async function recordFailure(ex: Executor, teamId: string, id: number, now: Date): Promise<Date | undefined> {
   const [row] = await ex
     .update(webhookEndpoints)
     .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(webhookEndpoints.id, id))
+    .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)))
     .returning({ failingSince: webhookEndpoints.failingSince });
   return row?.failingSince ?? undefined;
 }
@@ -96,11 +99,17 @@ export async function recordFailure(ex: Executor, id: number, now: Date): Promis
  * Disables the endpoint once: true only for the caller whose update did it (the admins' notice goes with that
  * one). Its pending deliveries end in the same transaction.
  */
-export async function disableEndpoint(tx: Tx, id: number, reason: DisableReason, now: Date): Promise<boolean> {
+export async function disableEndpoint(
+  tx: Tx,
+  teamId: string,
+  id: number,
+  reason: DisableReason,
+  now: Date,
+): Promise<boolean> {
   const done = await tx
     .update(webhookEndpoints)
     .set({ disabledAt: now, disabledReason: reason })
-    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.disabledAt)))
+    .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id), isNull(webhookEndpoints.disabledAt)))
     .returning({ id: webhookEndpoints.id });
   if (done.length === 0) return false;
   await tx
@@ -112,6 +121,12 @@ export async function disableEndpoint(tx: Tx, id: number, reason: DisableReason,
       finishedAt: now,
       lastError: sql`coalesce(${webhookDeliveries.lastError} || '; ', '') || 'endpoint disabled'`,
     })
-    .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending")));
+    .where(
+      and(
+        eq(webhookDeliveries.teamId, teamId),
+        eq(webhookDeliveries.endpointId, id),
+        eq(webhookDeliveries.status, "pending"),
+      ),
+    );
   return true;
 }

@@ -50,7 +50,7 @@ async function recordOutcome(deps: JobDeps, claimed: ClaimedAttempt, outcome: At
   const disabled = await deps.db.transaction(async (tx): Promise<DisableReason | undefined> => {
     if (outcome.kind === "delivered") {
       await finishDelivery(tx, claimed, "delivered", result, at);
-      await recordSuccess(tx, claimed.endpointId, at);
+      await recordSuccess(tx, claimed.teamId, claimed.endpointId, at);
       return undefined;
     }
     const gone = outcome.kind === "rejected" && outcome.status === 410;
@@ -65,13 +65,13 @@ async function recordOutcome(deps: JobDeps, claimed: ClaimedAttempt, outcome: At
         { tx, startAfter: next },
       );
     }
-    const failingSince = await recordFailure(tx, claimed.endpointId, at);
+    const failingSince = await recordFailure(tx, claimed.teamId, claimed.endpointId, at);
     const reason: DisableReason | undefined = gone
       ? "gone"
       : failingSince && at.getTime() - failingSince.getTime() >= FAILING_DISABLE_MS
         ? "failing"
         : undefined;
-    if (!reason || !(await disableEndpoint(tx, claimed.endpointId, reason, at))) return undefined;
+    if (!reason || !(await disableEndpoint(tx, claimed.teamId, claimed.endpointId, reason, at))) return undefined;
     await deps.queue.enqueue(
       "webhook.disabled",
       { teamId: claimed.teamId, endpointId: claimed.endpointId, disabledAt: at.toISOString() },
