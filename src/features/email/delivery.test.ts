@@ -6,7 +6,7 @@ import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { createLogger } from "../../deps.ts";
 import { digestTick } from "./digest.scheduler.ts";
-import { deliverEmail } from "./email.jobs.ts";
+import { deliverEmail, EMAIL_SEND_WINDOW_MS } from "./email.jobs.ts";
 import { queueWelcome } from "./welcome.service.ts";
 
 describe("delivery through the provider", async () => {
@@ -80,6 +80,26 @@ describe("delivery through the provider", async () => {
     expect(lines.some((l) => l.includes("e-mail not sent after every retry; dropped"))).toBe(true);
     await t.deps.queue.drain();
     expect(mail.emailsTo("spent.secret.person@delivery.test")).toEqual([]);
+  });
+
+  it("an e-mail still unsent 20 hours after its claim is dropped: the provider's Idempotency-Key would have expired", async () => {
+    const address = await welcomeQueued("T0LATE");
+    mail.fail({ status: 503 });
+    await expect(deliverEmail(t.deps, "T0LATE", "welcome")).rejects.toThrow("e-mail provider answered 503");
+    const late = EMAIL_SEND_WINDOW_MS + 60_000;
+    t.clock.advance(late);
+    try {
+      await deliverEmail(t.deps, "T0LATE", "welcome", 1);
+    } finally {
+      t.clock.advance(-late);
+    }
+    expect(requestsFor(address).map((r) => r.status)).toEqual([503]);
+    expect(await emailClaims(t.deps.db, "T0LATE")).toEqual([
+      expect.objectContaining({ state: "dropped", attempts: 1 }),
+    ]);
+    expect(lines.some((l) => l.includes("e-mail not sent within 20 hours of its claim; dropped"))).toBe(true);
+    await t.deps.queue.drain();
+    expect(mail.emailsTo(address)).toEqual([]);
   });
 
   it("a 400 is dropped at once, not retried", async () => {

@@ -27,6 +27,12 @@ export function emailJobs(deps: Deps): void {
 
 type Prepared = { mail: OutgoingEmail } | { skip: string };
 
+/**
+ * The provider keeps an Idempotency-Key for 24 hours (Resend): past that, a retry after a lost answer could send the
+ * e-mail twice. An e-mail not sent within 20 hours of its claim is dropped instead (a digest that late is stale too).
+ */
+export const EMAIL_SEND_WINDOW_MS = 20 * 60 * 60 * 1000;
+
 interface Links {
   dashboardUrl: string;
   unsubscribeUrl: string;
@@ -104,6 +110,11 @@ export async function deliverEmail(deps: Deps, teamId: string, key: string, retr
     claim.kind === "welcome" ? await prepareWelcome(deps, claim, links) : await prepareDigest(deps, claim, links);
   if ("skip" in prepared) return skip(prepared.skip);
 
+  if (deps.clock.now().getTime() - claim.createdAt.getTime() > EMAIL_SEND_WINDOW_MS) {
+    await finishSend(deps.db, teamId, key, "dropped", deps.clock.now());
+    log.warn({ attempts: claim.attempts }, "e-mail not sent within 20 hours of its claim; dropped");
+    return;
+  }
   await countAttempt(deps.db, teamId, key, deps.clock.now());
   let outcome: Awaited<ReturnType<typeof sendEmail>>;
   try {

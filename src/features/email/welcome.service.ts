@@ -3,28 +3,35 @@ import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { claimSend } from "./email.repo.ts";
 
-/** The key of the one welcome per workspace: a second OAuth, a re-authorisation or a reinstall finds it claimed. */
+/** The key of the first installation's welcome: a second OAuth or a re-authorisation finds it claimed. */
 export const WELCOME_KEY = "welcome";
 
+/** A reinstall after an uninstall is a new installation, with a welcome of its own under its own key. */
+export function welcomeKey(reinstalledAt?: Date): string {
+  return reinstalledAt ? `${WELCOME_KEY}@${reinstalledAt.getTime()}` : WELCOME_KEY;
+}
+
 /**
- * Called by the install in its own transaction: claims the workspace's welcome to the installer and queues it, so
- * it exists exactly when the installation does. Nothing without EMAIL_API_KEY; nothing when it was claimed before
- * (the welcome goes once per workspace, and a reinstall after an uninstall sends none).
+ * Called by the install in its own transaction: claims the installation's welcome to the installer and queues it,
+ * so it exists exactly when the installation does. Nothing without EMAIL_API_KEY; once per installation: the first
+ * install claims `welcome`, a reinstall after an uninstall (`reinstalledAt`, decided under the installation's row
+ * lock) claims a key of its own, and a second OAuth or a re-authorisation while installed finds its key claimed.
  */
 export async function queueWelcome(
   deps: Pick<Deps, "config" | "queue">,
   tx: Tx,
-  w: { teamId: string; userId: string; now: Date },
+  w: { teamId: string; userId: string; now: Date; reinstalledAt?: Date },
 ): Promise<boolean> {
   if (!deps.config.emailApiKey) return false;
+  const key = welcomeKey(w.reinstalledAt);
   const claimed = await claimSend(tx, {
     teamId: w.teamId,
-    key: WELCOME_KEY,
+    key,
     kind: "welcome",
     userId: w.userId,
     now: w.now,
   });
-  if (claimed) await deps.queue.enqueue("email.send", { teamId: w.teamId, key: WELCOME_KEY }, { tx });
+  if (claimed) await deps.queue.enqueue("email.send", { teamId: w.teamId, key }, { tx });
   return claimed;
 }
 

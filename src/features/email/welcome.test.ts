@@ -74,7 +74,7 @@ describe("the welcome e-mail", async () => {
     ]);
   });
 
-  it("a reinstall after an uninstall sends no second welcome", async () => {
+  it("a reinstall after an uninstall is a new installation with one welcome of its own", async () => {
     slackWorkspace(t, "T0REW", "U0REW", "rew@welcome.test");
     await oauth(t, "T0REW", "U0REW");
     await t.deps.queue.drain();
@@ -87,7 +87,15 @@ describe("the welcome e-mail", async () => {
     await oauth(t, "T0REW", "U0REW");
     await t.deps.queue.drain();
     expect((await findInstallation(t.deps.db, "T0REW"))?.uninstalledAt).toBeNull();
-    expect(mail.emailsTo("rew@welcome.test")).toHaveLength(1);
+    expect(mail.emailsTo("rew@welcome.test")).toHaveLength(2);
+    // Re-authorising the reinstalled workspace is not a third installation.
+    await oauth(t, "T0REW", "U0REW");
+    await t.deps.queue.drain();
+    expect(mail.emailsTo("rew@welcome.test")).toHaveLength(2);
+    const keys = (await emailClaims(t.deps.db, "T0REW")).map((c) => c.key);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe("welcome");
+    expect(keys[1]).toMatch(/^welcome@\d+$/);
   });
 
   it("asks Slack for the installer's address when the member sync has not stored it yet", async () => {

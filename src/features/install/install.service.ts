@@ -130,8 +130,8 @@ export async function completeInstall(
     }
     await ensureAdmin(tx, teamId, userId, now);
     await deps.queue.enqueue("members.sync", { teamId }, { tx });
-    // Once per workspace: a second OAuth, a re-authorisation or a reinstall finds the welcome claimed already.
-    await queueWelcome(deps, tx, { teamId, userId, now });
+    // Once per installation: a second OAuth or a re-authorisation finds the welcome claimed; a reinstall gets one.
+    await queueWelcome(deps, tx, { teamId, userId, now, ...(reactivated ? { reinstalledAt: now } : {}) });
   });
   return { teamId, userId, loginToken: issueLoginToken(deps, teamId, userId) };
 }

@@ -143,6 +143,10 @@ export function checkUrl(raw: string, policy: AddressPolicy): UrlCheck {
   if (!schemes.includes(url.protocol)) return fail("url must start with https://");
   if (url.username || url.password) return fail("url must not contain a user name or password (user:pass@)");
   if (url.hash) return fail("url must not contain a #fragment");
+  // Well-known ports other than the web's are other protocols' (SSH, SMTP, …): no webhook has reason to knock there.
+  const webPorts = policy.allowPlainHttp ? ["", "443", "80"] : ["", "443"];
+  if (!webPorts.includes(url.port) && Number(url.port) < 1024)
+    return fail(`url port ${url.port} is not allowed: use 443 (the default) or a port from 1024 to 65535`);
   const host = url.hostname;
   if (host.startsWith("[")) {
     const address = host.slice(1, -1);
@@ -208,8 +212,9 @@ export async function resolveTarget(
   if (found.length === 0) return { ok: false, refused: false, error: `${target.name} does not resolve` };
   for (const a of found) {
     const v = checkAddress(a.address, policy);
+    // Neither the address nor its kind is named: the answer must not map the network the service sits in.
     if (!v.ok)
-      return { ok: false, refused: true, error: `${target.name} resolves to ${a.address}, ${v.why}: ${ONLY_PUBLIC}` };
+      return { ok: false, refused: true, error: `${target.name} resolves to a non-public address: ${ONLY_PUBLIC}` };
   }
   return { ok: true, addresses: found };
 }

@@ -67,8 +67,7 @@ describe("webhooks and DNS rebinding", async () => {
       status: "pending",
       attempts: 1,
       last_status_code: null,
-      last_error:
-        "refused: rebind.example.com resolves to 127.0.0.1, a loopback address: webhooks go only to public addresses",
+      last_error: "refused: rebind.example.com resolves to a non-public address: webhooks go only to public addresses",
     });
   });
 
@@ -78,7 +77,9 @@ describe("webhooks and DNS rebinding", async () => {
     const { id } = res.json() as { id: number };
     await t.deps.queue.drain();
     expect(receiver.received).toEqual([]);
-    expect((await delivery(id)).last_error).toMatch(/resolves to 10\.0\.0\.7, a private address/);
+    expect((await delivery(id)).last_error).toBe(
+      "refused: rebind.example.com resolves to a non-public address: webhooks go only to public addresses",
+    );
   });
 
   it("an IPv6 answer that maps to an inside IPv4 address is refused too", async () => {
@@ -87,7 +88,9 @@ describe("webhooks and DNS rebinding", async () => {
     const { id } = res.json() as { id: number };
     await t.deps.queue.drain();
     expect(receiver.received).toEqual([]);
-    expect((await delivery(id)).last_error).toMatch(/an IPv6 form of 127\.0\.0\.1, a loopback address/);
+    expect((await delivery(id)).last_error).toBe(
+      "refused: rebind.example.com resolves to a non-public address: webhooks go only to public addresses",
+    );
   });
 
   it("a name that resolves inside when the endpoint is added is refused then", async () => {
@@ -95,8 +98,7 @@ describe("webhooks and DNS rebinding", async () => {
     const res = await post("/dashboard/api/webhooks", { url: "https://sneaky.example.com/in" });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      error:
-        "url host sneaky.example.com resolves to 127.0.0.1, a loopback address: webhooks go only to public addresses",
+      error: "url host sneaky.example.com resolves to a non-public address: webhooks go only to public addresses",
     });
   });
 });
