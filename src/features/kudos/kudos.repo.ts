@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Executor, rows, type Tx } from "../../db/client.ts";
 import { type KudoSource, kudos, members } from "../../db/schema.ts";
@@ -19,25 +19,6 @@ export interface NamedKudo {
 
 const nameOf = (m: { realName: unknown; displayName: unknown }, fallback: unknown) =>
   sql<string>`coalesce(nullif(trim(${m.realName}), ''), nullif(trim(${m.displayName}), ''), ${fallback})`;
-
-/**
- * Whether each of these people is a member of the workspace, and active. Bots and apps are never members (the
- * member sync leaves them out), so an id that is not here is a bot, an app or someone from elsewhere.
- * TODO(requireMembers): the members feature's reference check answers HTTP 400s; Slack needs a reason per person,
- * so switch to its member-state lookup once it is exported.
- */
-export async function selectMemberStates(
-  ex: Executor,
-  teamId: string,
-  userIds: string[],
-): Promise<Map<string, { active: boolean }>> {
-  if (userIds.length === 0) return new Map();
-  const found = await ex
-    .select({ userId: members.userId, active: members.active })
-    .from(members)
-    .where(and(eq(members.teamId, teamId), inArray(members.userId, userIds)));
-  return new Map(found.map((m) => [m.userId, { active: m.active }]));
-}
 
 /**
  * Active members whose display name (Slack's handle when they set none) or one-word real name is one of these

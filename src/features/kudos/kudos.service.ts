@@ -6,6 +6,7 @@ import type { Executor } from "../../db/client.ts";
 import type { KudoSource } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { shiftDate, todayIn, workspaceTimezone } from "../calendar/index.ts";
+import { selectMemberStates } from "../members/index.ts";
 import type { KudoGivenEvent } from "./events.ts";
 import { type Refused, refusalText } from "./kudos.messages.ts";
 import {
@@ -15,7 +16,6 @@ import {
   lockGiver,
   type NamedKudo,
   selectLeaderboard,
-  selectMemberStates,
   selectReceiversOf,
   selectRecentKudos,
 } from "./kudos.repo.ts";

@@ -2,7 +2,15 @@
 export { memberJobs } from "./members.jobs.ts";
 export { memberListeners } from "./members.listeners.ts";
 export { requireMember, requireMembers } from "./members.refs.ts";
-export { ensureAdmin, findMember, type MemberRow, type Role, type SlackPerson, upsertPeople } from "./members.repo.ts";
+export {
+  ensureAdmin,
+  findMember,
+  type MemberRow,
+  type Role,
+  type SlackPerson,
+  selectMemberStates,
+  upsertPeople,
+} from "./members.repo.ts";
 export { memberRoutes } from "./members.routes.ts";
 export {
   activeMemberIds,

@@ -1,55 +1,23 @@
-import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
-import { AppError, badRequest, upstreamFailed } from "../../http/errors.ts";
+import { AppError, badRequest } from "../../http/errors.ts";
+import { requireChannel } from "../channels/index.ts";
 import { findMember } from "../members/index.ts";
 import { findSchedule } from "../schedules/index.ts";
 
-/**
- * The reference checks of a rule: its target channel, its target admin and its standup must be this workspace's.
- *
- * TODO(merge): switch checkChannelTarget to requireChannel(deps, teamId, id, "action_target", { join: true }) from
- * the channels feature and checkAdminTarget to requireMember(deps, teamId, id, "action_target") from the members
- * feature (keeping the admin-role check here) once those helpers are on this branch's base.
- */
-
-type SlackChannel = {
-  is_private?: boolean;
-  is_archived?: boolean;
-  is_im?: boolean;
-  is_mpim?: boolean;
-  is_member?: boolean;
-};
+/** The reference checks of a rule: its target channel, its target admin and its standup must be this workspace's. */
 
 const FIELD = "action_target";
 
 /**
- * A channel the app can post in: Slack, asked with this workspace's token, shows it (another workspace's channel
- * and a private one without the app are `channel_not_found`), it is not archived, not a DM, and the app is in it
- * (the bot token has no chat:write.public). A refusal is a 400 naming action_target; when Slack cannot answer it
- * is a 500, so no unverified target is stored.
+ * post_to_channel's target: the channels feature's check (Slack shows it to this workspace's token, not archived,
+ * not a DM); the app joins a public channel it is not in yet, since it will post there.
  */
-export async function checkChannelTarget(deps: Pick<Deps, "chat">, teamId: string, channelId: string): Promise<void> {
-  let channel: SlackChannel | undefined;
-  try {
-    const client = await deps.chat.forTeam(teamId, "read");
-    channel = (await client.conversations.info({ channel: channelId })).channel as SlackChannel | undefined;
-  } catch (err) {
-    const code = slackErrorCode(err);
-    if (code === "channel_not_found") {
-      throw badRequest(
-        `${FIELD}: no such channel in this workspace; for a private channel, invite the app to it first`,
-      );
-    }
-    if (code === "missing_scope") {
-      throw badRequest(`${FIELD}: the app lacks the Slack permission to read this channel; reinstall the app`);
-    }
-    throw upstreamFailed("Could not reach Slack to check the channel");
-  }
-  if (channel?.is_im || channel?.is_mpim) throw badRequest(`${FIELD}: must be a channel, not a direct message`);
-  if (channel?.is_archived) throw badRequest(`${FIELD}: the channel is archived`);
-  if (!channel?.is_member) {
-    throw badRequest(`${FIELD}: the app is not in this channel; invite the app to the channel first (/invite @Upbeat)`);
-  }
+export async function checkChannelTarget(
+  deps: Pick<Deps, "chat" | "clock">,
+  teamId: string,
+  channelId: string,
+): Promise<void> {
+  await requireChannel(deps, teamId, channelId, FIELD, { join: true });
 }
 
 /** Why this user cannot receive a rule's DMs (not a member, deactivated, not an admin), or undefined. */
