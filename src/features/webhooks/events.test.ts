@@ -191,32 +191,35 @@ describe("webhook deliveries from the domain events", async () => {
     });
   });
 
-  it("kudos.given (emitted by the kudos feature) is delivered with both people named", async () => {
-    // The kudos feature emits this in the transaction that stores the kudo; its shape is that feature's.
-    const kudo = {
-      type: "kudos.given",
-      teamId: TEAM,
-      at: t.clock.now(),
-      data: {
-        kudoId: 41,
-        fromUser: "U0ANA",
-        toUser: "U0CAT",
-        message: "for the <great> demo & docs",
-        channelId: CHANNEL,
-        createdAt: t.clock.now().toISOString(),
-      },
-    } as unknown as DomainEvent;
-    await t.deps.db.transaction((tx) => t.deps.events.emit(tx, kudo));
+  it("a kudos message in the channel delivers kudos.given with both people named; Slack's retry adds none", async () => {
+    const event = {
+      type: "message",
+      channel: CHANNEL,
+      channel_type: "channel",
+      user: "U0ANA",
+      text: "kudos <@U0CAT> for the <great> demo & docs",
+      ts: "1772441000.000100",
+      team: TEAM,
+    };
+    expect((await t.sendEvent(TEAM, event, { eventId: "Ev0WHEVKUDO" })).statusCode).toBe(200);
     await t.deps.queue.drain();
-    const [body] = bodies("/all").filter((b) => b.type === "kudos.given");
-    expect(body!.data).toEqual({
-      kudo_id: 41,
+    expect((await t.sendEvent(TEAM, event, { eventId: "Ev0WHEVKUDO2" })).statusCode).toBe(200);
+    await t.deps.queue.drain();
+    const given = bodies("/all").filter((b) => b.type === "kudos.given");
+    expect(given).toHaveLength(1);
+    const [kudo] = await rows<{ id: number; created_at: string }>(
+      t.deps.db,
+      sql`select id, created_at from kudos where team_id = ${TEAM}`,
+    );
+    expect(given[0]!.data).toEqual({
+      kudo_id: kudo!.id,
       from: { id: "U0ANA", name: "Ana Lima" },
       to: { id: "U0CAT", name: "Cat Roy" },
-      message: "for the <great> demo & docs",
+      message: "kudos <@U0CAT> for the <great> demo & docs",
       channel_id: CHANNEL,
-      created_at: t.clock.now().toISOString(),
+      created_at: new Date(kudo!.created_at).toISOString(),
     });
+    expect(bodies("/other-team").filter((b) => b.type === "kudos.given")).toEqual([]);
   });
 
   it("a rolled-back change leaves no delivery; types no endpoint can take make none", async () => {
