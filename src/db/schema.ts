@@ -12,6 +12,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -396,6 +397,28 @@ export const kudos = pgTable(
     index("kudos_team_created_idx").on(t.teamId, t.createdAt, t.id),
     index("kudos_team_giver_day_idx").on(t.teamId, t.fromUser, t.givenOn),
   ],
+);
+
+// ---- Profiles -------------------------------------------------------------------------------------
+
+/** A member's profile: birthday as month and day only (no year is ever stored), start date, free-text fields. */
+export const profiles = pgTable(
+  "profiles",
+  {
+    teamId: text("team_id").notNull(),
+    userId: text("user_id").notNull(),
+    birthMonth: smallint("birth_month"),
+    birthDay: smallint("birth_day"),
+    startDate: date("start_date", { mode: "string" }),
+    role: text("role").notNull().default(""),
+    location: text("location").notNull().default(""),
+    askMeAbout: text("ask_me_about").notNull().default(""),
+    celebrate: boolean("celebrate").notNull().default(true),
+    /** True when an admin (or an admin's import) wrote it last, false when the member did. */
+    setByAdmin: boolean("set_by_admin").notNull().default(false),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
 );
 
 // ---- Webhooks -------------------------------------------------------------------------------------
