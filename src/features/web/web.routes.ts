@@ -17,6 +17,8 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "ai-access",
   "webhooks",
   "feed",
+  "rules",
+  "email",
 ]);
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;

@@ -55,9 +55,21 @@ const RANGE_WORDS: Record<string, string> = {
 
 const refuse = (why: string): Verdict => ({ ok: false, why });
 
+/**
+ * Cloud metadata services outside link-local, refused whatever WEBHOOK_ALLOW_PRIVATE says: AWS's IPv6 endpoint
+ * (a unique local address) and Alibaba Cloud's (in the shared range). Link-local (169.254.169.254 of AWS, GCP,
+ * Azure, …) is refused as a range.
+ */
+const METADATA_SERVICES = [ipaddr.parseCIDR("fd00:ec2::254/128"), ipaddr.parseCIDR("100.100.100.200/32")];
+
+function isMetadataService(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return METADATA_SERVICES.some(([net, bits]) => addr.kind() === net.kind() && addr.match(net, bits));
+}
+
 function checkV4(addr: ipaddr.IPv4, policy: Pick<AddressPolicy, "allowPrivate">): Verdict {
   const range = addr.range();
   if (range === "unicast") return { ok: true };
+  if (isMetadataService(addr)) return refuse("a cloud metadata service");
   if (policy.allowPrivate && INTERNAL_V4.has(range)) return { ok: true };
   return refuse(RANGE_WORDS[range] ?? "a special-purpose address");
 }
@@ -91,6 +103,7 @@ function checkV6(addr: ipaddr.IPv6, policy: Pick<AddressPolicy, "allowPrivate">)
     // Outside 2000::/3 nothing is global unicast: the rest is unassigned or special (::a.b.c.d among them).
     return (addr.parts[0]! & 0xe000) === 0x2000 ? { ok: true } : refuse("an unassigned or reserved IPv6 address");
   }
+  if (isMetadataService(addr)) return refuse("a cloud metadata service");
   if (policy.allowPrivate && INTERNAL_V6.has(range)) return { ok: true };
   return refuse(RANGE_WORDS[range] ?? "a special-purpose address");
 }
@@ -164,10 +177,10 @@ export function checkUrl(raw: string, policy: AddressPolicy): UrlCheck {
   const name = host.replace(/\.$/, "");
   // Internal services of a self-hosted install often go by such names (a Docker service, `n8n.internal`).
   if (!policy.allowPrivate) {
-    const suffix = INTERNAL_SUFFIXES.find((s) => name === s || name.endsWith(`.${s}`));
-    if (suffix) return fail(`url host ${host} is an internal name (.${suffix}): ${ONLY_PUBLIC}`);
     if (!name.includes("."))
       return fail(`url host ${host || "(empty)"} must be a public domain name such as hooks.example.com`);
+    const suffix = INTERNAL_SUFFIXES.find((s) => name.endsWith(`.${s}`));
+    if (suffix) return fail(`url host ${host} is an internal name (.${suffix}): ${ONLY_PUBLIC}`);
   }
   return { ok: true, url, target: { kind: "name", name } };
 }

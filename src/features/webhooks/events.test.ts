@@ -212,7 +212,7 @@ describe("webhook deliveries from the domain events", async () => {
       sql`select id, created_at from kudos where team_id = ${TEAM}`,
     );
     expect(given[0]!.data).toEqual({
-      kudo_id: kudo!.id,
+      kudo_id: Number(kudo!.id),
       from: { id: "U0ANA", name: "Ana Lima" },
       to: { id: "U0CAT", name: "Cat Roy" },
       message: "kudos <@U0CAT> for the <great> demo & docs",
