@@ -439,6 +439,8 @@ export const webhookEndpoints = pgTable(
     lastSuccessAt: tstz("last_success_at"),
     /** The first failed attempt since the last success; null while deliveries succeed. */
     failingSince: tstz("failing_since"),
+    /** The last failed attempt: a failure more than FAILURE_STREAK_GAP after it starts a new streak. */
+    lastFailureAt: tstz("last_failure_at"),
     disabledAt: tstz("disabled_at"),
     disabledReason: text("disabled_reason"),
   },

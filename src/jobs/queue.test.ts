@@ -80,6 +80,22 @@ describe("crash recovery with the production settings", () => {
   });
 });
 
+describe("enqueue options", () => {
+  it("singletonKey with singletonSeconds creates one job per key and slot; other keys and plain jobs are not held back", async () => {
+    const queue = await queueWith({ workers: false }, async () => {});
+    await queue.enqueue("test.recovery", { n: 1 }, { singletonKey: "a", singletonSeconds: 3600 });
+    await queue.enqueue("test.recovery", { n: 2 }, { singletonKey: "a", singletonSeconds: 3600 });
+    await queue.enqueue("test.recovery", { n: 3 }, { singletonKey: "b", singletonSeconds: 3600 });
+    await queue.enqueue("test.recovery", { n: 4 }, { singletonKey: "a" });
+    await queue.enqueue("test.recovery", { n: 5 }, { singletonKey: "a" });
+    const ns = await rows<{ n: number }>(
+      database.db,
+      sql`select (data->>'n')::int as n from pgboss.job where name = 'test.recovery' order by 1`,
+    );
+    expect(ns.map((r) => r.n)).toEqual([1, 3, 4, 5]);
+  });
+});
+
 describe("a job whose worker died", () => {
   it("is failed by the supervisor once its heartbeat is stale, and run again on a live worker", async () => {
     const ran: number[] = [];

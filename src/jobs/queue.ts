@@ -74,8 +74,13 @@ export interface EnqueueOptions {
   /** Enqueue inside this open transaction: the job exists only if the transaction commits. */
   tx?: Tx;
   startAfter?: Date;
-  /** A job with the same key that is still queued or active is not created twice. */
+  /**
+   * With `singletonSeconds`: at most one job of this name and key per slot of that many seconds (pg-boss's
+   * throttle; a second `enqueue` in the slot creates nothing). Alone, only a label: the queues' standard policy
+   * does not deduplicate on it.
+   */
   singletonKey?: string;
+  singletonSeconds?: number;
 }
 
 /** Durable jobs in the database (pg-boss), on the embedded database and on a server alike. */
@@ -170,6 +175,7 @@ export class JobQueue {
       ...(opts.tx ? { db: fromDrizzle(opts.tx as never, sql as never) } : {}),
       ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+      ...(opts.singletonSeconds ? { singletonSeconds: opts.singletonSeconds } : {}),
     });
   }
 

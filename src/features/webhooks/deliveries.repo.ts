@@ -20,7 +20,7 @@ export async function insertDeliveries(tx: Tx, list: NewDelivery[]): Promise<{ i
     .insert(webhookDeliveries)
     .values(list.map((d) => ({ ...d, status: "pending" as const, attempts: 0, nextAttemptAt: d.createdAt })))
     .onConflictDoNothing()
-    .returning({ id: webhookDeliveries.id, teamId: webhookDeliveries.teamId });
+    .returning({ id: webhookDeliveries.id, teamId: webhookDeliveries.teamId, attempts: webhookDeliveries.attempts });
 }
 
 /** What an attempt needs, taken with the claim. */
@@ -169,7 +169,7 @@ export async function takeOverdue(
   dueBefore: Date,
   now: Date,
   limit: number,
-): Promise<{ id: number; teamId: string }[]> {
+): Promise<{ id: number; teamId: string; attempts: number }[]> {
   const overdue = ex
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
@@ -181,7 +181,7 @@ export async function takeOverdue(
     .update(webhookDeliveries)
     .set({ nextAttemptAt: now })
     .where(and(inArray(webhookDeliveries.id, overdue), eq(webhookDeliveries.status, "pending")))
-    .returning({ id: webhookDeliveries.id, teamId: webhookDeliveries.teamId });
+    .returning({ id: webhookDeliveries.id, teamId: webhookDeliveries.teamId, attempts: webhookDeliveries.attempts });
 }
 
 /**

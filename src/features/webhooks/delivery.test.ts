@@ -144,6 +144,26 @@ describe("webhook deliveries", async () => {
     expect(row.payload).toBeNull();
   });
 
+  it("a delivery waiting behind a queue backlog gets one rescue job from the sweeper, however many sweeps pass", async () => {
+    receiver.respond(() => ({ status: 204 }));
+    const endpoint = await create(`${receiver.origin}/backlog`);
+    const queued = await sendTest(endpoint.id);
+    // Its job waits in the queue (nobody drains it) while the sweeper runs every 30 s for five minutes.
+    for (let i = 0; i < 10; i++) {
+      t.clock.advance(61_000);
+      await sweepDeliveries(t.deps);
+    }
+    const [jobs] = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from pgboss.job
+          where name = 'webhook.deliver' and state = 'created' and (data->>'deliveryId')::bigint = ${queued.id}`,
+    );
+    expect(jobs!.n).toBe(2);
+    await t.deps.queue.drain();
+    expect(at("/backlog")).toHaveLength(1);
+    expect(await delivery(queued.id)).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+
   it("connects to the address it checked (no second lookup); Host stays the name", async () => {
     receiver.received.length = 0;
     resolved.length = 0;

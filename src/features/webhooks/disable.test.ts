@@ -67,6 +67,11 @@ describe("disabling failing endpoints, and retention", async () => {
     const id = await create("/down?secret-token=abc");
     await deliverOnce(id);
     expect(new Date((await endpoint(id)).failing_since!).getTime()).toBe(start);
+    // Tried at least daily (the retries of pending deliveries see to that), failing every time.
+    for (const day of [1, 2, 3, 4]) {
+      t.clock.set(start + day * DAY);
+      await deliverOnce(id);
+    }
     t.clock.set(start + 5 * DAY - 60_000);
     const pending = await deliverOnce(id);
     expect((await endpoint(id)).disabled_at).toBeNull();
@@ -118,14 +123,26 @@ describe("disabling failing endpoints, and retention", async () => {
     await deliverOnce(id);
     expect((await endpoint(id)).failing_since).toBeNull();
     receiver.respond((_n, req) => ({ status: req.path.startsWith("/ok") ? 200 : 500 }));
-    t.clock.set(start + 3 * DAY);
-    await deliverOnce(id);
-    t.clock.set(start + 7 * DAY);
-    await deliverOnce(id);
+    for (const day of [3, 4, 5, 6, 7]) {
+      t.clock.set(start + day * DAY);
+      await deliverOnce(id);
+    }
     expect((await endpoint(id)).disabled_at).toBeNull();
     t.clock.set(start + 8 * DAY);
     await deliverOnce(id);
     expect((await endpoint(id)).disabled_reason).toBe("failing");
+  });
+
+  it("one failure, days of silence, then one more failure: a new streak, not 5 days of failing", async () => {
+    const start = t.clock.now().getTime();
+    const id = await create("/blip");
+    await deliverOnce(id);
+    t.clock.set(start + 6 * DAY);
+    await deliverOnce(id);
+    const after = await endpoint(id);
+    expect(after.disabled_at).toBeNull();
+    expect(new Date(after.failing_since!).getTime()).toBe(start + 6 * DAY);
+    expect(noticesTo(ADMIN).filter((c) => String(c.args.text).includes("/blip"))).toEqual([]);
   });
 
   it("deliveries are kept 30 days, and each endpoint keeps its newest 100 finished ones; pending ones stay", async () => {

@@ -81,15 +81,29 @@ export async function subscribedEndpoints(ex: Executor, teamId: string, type: st
 export async function recordSuccess(ex: Executor, teamId: string, id: number, now: Date): Promise<void> {
   await ex
     .update(webhookEndpoints)
-    .set({ lastSuccessAt: now, failingSince: null })
+    .set({ lastSuccessAt: now, failingSince: null, lastFailureAt: null })
     .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)));
 }
 
-/** A failed attempt; returns since when the endpoint has failed without a success (this attempt if it is the first). */
-export async function recordFailure(ex: Executor, teamId: string, id: number, now: Date): Promise<Date | undefined> {
+/**
+ * A failed attempt; returns since when the endpoint has failed without a success and without a silence longer than
+ * `streakGapMs` (this attempt, if it starts the streak). One statement: parallel attempts cannot lose an update.
+ */
+export async function recordFailure(
+  ex: Executor,
+  teamId: string,
+  id: number,
+  now: Date,
+  streakGapMs: number,
+): Promise<Date | undefined> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const streakBroken = sql`${at} - ${webhookEndpoints.lastFailureAt} > ${`${Math.round(streakGapMs / 1000)} seconds`}::interval`;
   const [row] = await ex
     .update(webhookEndpoints)
-    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
+    .set({
+      failingSince: sql`case when ${webhookEndpoints.failingSince} is null or ${webhookEndpoints.lastFailureAt} is null or ${streakBroken} then ${at} else ${webhookEndpoints.failingSince} end`,
+      lastFailureAt: sql`greatest(${webhookEndpoints.lastFailureAt}, ${at})`,
+    })
     .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)))
     .returning({ failingSince: webhookEndpoints.failingSince });
   return row?.failingSince ?? undefined;

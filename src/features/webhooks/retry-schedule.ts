@@ -23,6 +23,13 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** An endpoint that has failed every attempt since a failure this long ago is disabled. */
 export const FAILING_DISABLE_MS = 5 * 24 * HOUR;
 
+/**
+ * A failure this long after the previous one starts a new streak: while any delivery is pending the endpoint is
+ * tried at least every 24 hours (the longest retry gap), so a longer silence means nothing was tried, not that
+ * everything failed.
+ */
+export const FAILURE_STREAK_GAP_MS = 25 * HOUR;
+
 /** How long a claimed attempt may run before it counts as lost (a worker that died): well past the 10 s timeout. */
 export const ATTEMPT_LEASE_MS = 60 * SECOND;
 

@@ -13,7 +13,7 @@ import {
 } from "./deliveries.repo.ts";
 import { type DisableReason, disableEndpoint, findEndpoint, recordFailure, recordSuccess } from "./endpoints.repo.ts";
 import { selectAdmins } from "./payloads.repo.ts";
-import { ATTEMPT_LEASE_MS, FAILING_DISABLE_MS, nextAttemptAt } from "./retry-schedule.ts";
+import { ATTEMPT_LEASE_MS, FAILING_DISABLE_MS, FAILURE_STREAK_GAP_MS, nextAttemptAt } from "./retry-schedule.ts";
 import { type AttemptOutcome, attempt } from "./sender.ts";
 import { sign } from "./signing.ts";
 import { addressPolicy, DELIVERIES_SHOWN } from "./webhooks.service.ts";
@@ -31,6 +31,8 @@ export const SWEEP_MS = 30_000;
 /** A due attempt is left this long to its own job before the sweeper sends it. */
 export const SWEEP_GRACE_MS = 60_000;
 const PRUNE_EVERY_MS = 3600_000;
+/** A sweep enqueues at most one job per delivery attempt in a slot this long. */
+const SWEEP_SINGLETON_SECONDS = 3600;
 /** Due deliveries re-enqueued per sweep at most. */
 const SWEEP_BATCH = 500;
 
@@ -65,7 +67,7 @@ async function recordOutcome(deps: JobDeps, claimed: ClaimedAttempt, outcome: At
         { tx, startAfter: next },
       );
     }
-    const failingSince = await recordFailure(tx, claimed.teamId, claimed.endpointId, at);
+    const failingSince = await recordFailure(tx, claimed.teamId, claimed.endpointId, at, FAILURE_STREAK_GAP_MS);
     const reason: DisableReason | undefined = gone
       ? "gone"
       : failingSince && at.getTime() - failingSince.getTime() >= FAILING_DISABLE_MS
@@ -185,7 +187,15 @@ export async function sweepDeliveries(deps: JobDeps, graceMs = SWEEP_GRACE_MS): 
   const now = deps.clock.now();
   const due = await deps.db.transaction(async (tx) => {
     const taken = await takeOverdue(tx, new Date(now.getTime() - graceMs), now, SWEEP_BATCH);
-    for (const d of taken) await deps.queue.enqueue("webhook.deliver", { teamId: d.teamId, deliveryId: d.id }, { tx });
+    // A delivery still waiting behind a backlog in the queue is overdue too: one rescue job per attempt per hour at
+    // most, so sweeps during a backlog do not pile up jobs.
+    for (const d of taken) {
+      await deps.queue.enqueue(
+        "webhook.deliver",
+        { teamId: d.teamId, deliveryId: d.id },
+        { tx, singletonKey: `webhook:${d.id}:${d.attempts}`, singletonSeconds: SWEEP_SINGLETON_SECONDS },
+      );
+    }
     return taken;
   });
   return due.length;
