@@ -1,3 +1,4 @@
+import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
@@ -32,6 +33,8 @@ export function ownWindowClosed(p: Pick<ParticipantRow, "closesAt">, now: Date):
 export async function submitResponse(
   deps: AnswerDeps,
   input: { teamId: string; runId: number; userId: string; answers: string[]; mood: string | null },
+  /** More to store with the answer, in its transaction (the modal's shout-out): all of it or none of it. */
+  alsoStore?: (tx: Tx, saved: { responseId: number; channelId: string }) => Promise<unknown>,
 ): Promise<SubmitOutcome> {
   const run = await findRun(deps.db, input.teamId, input.runId);
   if (!run) return { ok: false, reason: "not_found" };
@@ -70,6 +73,7 @@ export async function submitResponse(
     await deps.events.emit(tx, { type, teamId: run.teamId, data, at: now });
     if (fields.hasBlocker && (await claimBlockerReported(tx, saved.id, now)))
       await deps.events.emit(tx, { type: "blocker.reported", teamId: run.teamId, data, at: now });
+    if (alsoStore) await alsoStore(tx, { responseId: saved.id, channelId: run.channelId });
     return { ok: true as const, responseId: saved.id, created: saved.created };
   });
 }

@@ -122,19 +122,13 @@ export function standupListeners(bolt: App, deps: Deps): void {
       const errors = await checkShoutOut(deps, teamId, userId, shoutOut, earlier?.id);
       if (Object.keys(errors).length > 0) return ack({ response_action: "errors", errors });
     }
-    const outcome = await submitResponse(deps, { teamId, runId, userId, answers, mood });
-    if (outcome.ok) {
-      if (shoutOut && run) {
-        await giveShoutOut(deps, {
-          teamId,
-          userId,
-          responseId: outcome.responseId,
-          channelId: run.channelId,
-          shoutOut,
-        });
-      }
-      return ack();
-    }
+    // The shout-out's kudos are stored in the answer's transaction: a failure loses neither half alone.
+    const outcome = await submitResponse(
+      deps,
+      { teamId, runId, userId, answers, mood },
+      shoutOut ? (tx, saved) => giveShoutOut({ ...deps, db: tx }, { teamId, userId, ...saved, shoutOut }) : undefined,
+    );
+    if (outcome.ok) return ack();
     const message =
       outcome.reason === "closed"
         ? CLOSED_TEXT
