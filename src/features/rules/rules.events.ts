@@ -2,6 +2,7 @@ import type { Tx } from "../../db/client.ts";
 import type { RuleTrigger } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { claimFirings, type FiringSubject } from "./firings.repo.ts";
+import { deleteRulesOfSchedule } from "./rules.repo.ts";
 
 /** The triggers checked when a run closes: each looks at the whole run once. */
 const CLOSE_TRIGGERS: RuleTrigger[] = ["participation_below", "mood_below"];
@@ -28,6 +29,10 @@ export function ruleSubscribers(deps: Pick<Deps, "events" | "queue">): void {
       at: e.at,
     }),
   );
+  // A rule limited to a deleted standup could never fire again: it goes with the standup.
+  deps.events.on("standup.deleted", async (tx, e) => {
+    await deleteRulesOfSchedule(tx, e.teamId, e.data.scheduleId);
+  });
   deps.events.on("standup.completed", (tx, e) =>
     fire(deps, tx, CLOSE_TRIGGERS, {
       teamId: e.teamId,

@@ -28,13 +28,14 @@ export async function selectRule(ex: Executor, teamId: string, id: number): Prom
  * Inserts the rule unless the workspace has `max` already. The transaction-scoped advisory lock per workspace
  * makes count-then-insert one step: two admins adding the last allowed rule at once cannot both succeed.
  */
+export async function countRules(ex: Executor, teamId: string): Promise<number> {
+  const [count] = await rows<{ n: number }>(ex, sql`select count(*)::int as n from rules where team_id = ${teamId}`);
+  return Number(count?.n ?? 0);
+}
+
 export async function insertRuleCapped(ex: Executor, row: NewRuleRow, max: number): Promise<RuleRow | undefined> {
   await ex.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`upbeat.rules:${row.teamId}`}, 0))`);
-  const [count] = await rows<{ n: number }>(
-    ex,
-    sql`select count(*)::int as n from rules where team_id = ${row.teamId}`,
-  );
-  if (Number(count?.n ?? 0) >= max) return undefined;
+  if ((await countRules(ex, row.teamId)) >= max) return undefined;
   const [inserted] = await ex.insert(rules).values(row).returning();
   return inserted;
 }
@@ -57,6 +58,15 @@ export async function updateRuleRow(
     .where(and(eq(rules.teamId, teamId), eq(rules.id, id), eq(rules.version, version)))
     .returning();
   return row;
+}
+
+/** The rules limited to one standup (deleted with it). */
+export async function deleteRulesOfSchedule(ex: Executor, teamId: string, scheduleId: string): Promise<number> {
+  const deleted = await ex
+    .delete(rules)
+    .where(and(eq(rules.teamId, teamId), eq(rules.scheduleId, scheduleId)))
+    .returning({ id: rules.id });
+  return deleted.length;
 }
 
 export async function deleteRuleRow(ex: Executor, teamId: string, id: number): Promise<boolean> {

@@ -252,6 +252,25 @@ describe("workflow rules API", async () => {
     });
   });
 
+  it("deleting a standup deletes the rules limited to it; rules for every standup stay", async () => {
+    const doomed = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0RULPOST", time: "11:00" });
+    const limited = await created({ ...blockerToChannel, schedule_id: doomed });
+    const everywhere = await created(blockerToChannel);
+    const kept = await created({ ...blockerToChannel, schedule_id: scheduleId });
+    const res = await t.inject({
+      method: "DELETE",
+      url: `/dashboard/api/standups/${doomed}`,
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const ids = (await list()).map((r) => r.id);
+    expect(ids).not.toContain(limited.id);
+    expect(ids).toEqual(expect.arrayContaining([everywhere.id, kept.id]));
+    for (const r of [everywhere, kept]) {
+      await t.inject({ method: "DELETE", url: `/dashboard/api/rules/${r.id}`, headers: { cookie: admin } });
+    }
+  });
+
   it("a target or standup that is not this workspace's is a 400 naming the field", async () => {
     const before = await stored();
     const notFound =
@@ -438,5 +457,18 @@ describe("the cap on rules per workspace", async () => {
     expect((await create()).statusCode).toBe(400);
     const listed = await t.inject({ method: "GET", url: "/dashboard/api/rules", headers: { cookie: admin } });
     expect((listed.json() as unknown[]).length).toBe(100);
+
+    // Full: a channel rule is refused before Slack is asked, so the app joins no channel for nothing.
+    t.fake.addChannel(team, { id: "C0CAPOPEN", name: "open", members: ["U0CAPADMIN"] });
+    const joins = t.fake.callsTo("conversations.join").length;
+    const channelRule = await t.inject({
+      method: "POST",
+      url: "/dashboard/api/rules",
+      headers: { cookie: admin, "content-type": "application/json" },
+      payload: JSON.stringify({ trigger: "blocker_reported", action: "post_to_channel", action_target: "C0CAPOPEN" }),
+    });
+    expect(channelRule.statusCode).toBe(400);
+    expect(t.fake.callsTo("conversations.join").length).toBe(joins);
+    expect(t.fake.callsTo("conversations.info").filter((c) => c.args.channel === "C0CAPOPEN")).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import { MAX_RULES, type RuleCreate, type RuleShape, type RuleUpdate, ruleProblem } from "./rules.input.ts";
 import { checkAdminTarget, checkChannelTarget, checkSchedule } from "./rules.refs.ts";
 import {
+  countRules,
   deleteRuleRow,
   insertRuleCapped,
   type RulePatch,
@@ -55,6 +56,9 @@ export async function listRules(deps: Pick<Deps, "db">, teamId: string): Promise
   return (await selectRules(deps.db, teamId)).map(presentRule);
 }
 
+const capReached = () =>
+  badRequest(`A workspace can have at most ${MAX_RULES} rules; delete one before adding another`);
+
 /** Checks shape first, then references (the database, then Slack), then stores within the workspace's cap. */
 export async function createRule(deps: RuleDeps, teamId: string, userId: string, input: RuleCreate): Promise<Rule> {
   const shape: RuleShape = {
@@ -66,6 +70,8 @@ export async function createRule(deps: RuleDeps, teamId: string, userId: string,
   checkShape(shape);
   const scheduleId = input.schedule_id ?? null;
   if (scheduleId !== null) await checkSchedule(deps, teamId, scheduleId);
+  // Before Slack is asked (checking a channel may join it): a full workspace is refused without side effects.
+  if ((await countRules(deps.db, teamId)) >= MAX_RULES) throw capReached();
   await checkTarget(deps, teamId, shape);
   const now = deps.clock.now();
   const row = await deps.db.transaction((tx) =>
@@ -75,7 +81,7 @@ export async function createRule(deps: RuleDeps, teamId: string, userId: string,
       MAX_RULES,
     ),
   );
-  if (!row) throw badRequest(`A workspace can have at most ${MAX_RULES} rules; delete one before adding another`);
+  if (!row) throw capReached();
   return presentRule(row);
 }
 

@@ -4,6 +4,7 @@ import { badRequest, notFound } from "../../http/errors.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
 import { requireChannel } from "../channels/index.ts";
 import { DEFAULT_QUESTIONS } from "../templates/index.ts";
+import type { StandupDeletedEvent } from "./events.ts";
 import { presentSchedules, type ScheduleView } from "./schedules.details.ts";
 import {
   blockerQuestionProblem,
@@ -216,13 +217,23 @@ export async function updateSchedule(
   return present(deps, teamId, row);
 }
 
-/** Soft delete: past runs and answers stay, the schedule stops running and leaves every list. */
+/**
+ * Soft delete: past runs and answers stay, the schedule stops running and leaves every list. `standup.deleted` is
+ * emitted in the same transaction, so what hangs on this standup alone (its workflow rules) goes with it.
+ */
 export async function deleteSchedule(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "events">,
   teamId: string,
   id: string,
 ): Promise<{ ok: true }> {
-  const deleted = SCHEDULE_ID.test(id) && (await markScheduleDeleted(deps.db, teamId, id, deps.clock.now()));
+  if (!SCHEDULE_ID.test(id)) throw notFound("Schedule not found");
+  const now = deps.clock.now();
+  const deleted = await deps.db.transaction(async (tx) => {
+    if (!(await markScheduleDeleted(tx, teamId, id, now))) return false;
+    const data: StandupDeletedEvent = { scheduleId: id };
+    await deps.events.emit(tx, { type: "standup.deleted", teamId, data, at: now });
+    return true;
+  });
   if (!deleted) throw notFound("Schedule not found");
   return { ok: true };
 }
