@@ -53,6 +53,8 @@ const config = loadConfig(
     CHAT_CLIENT_ID: "demo-client-id",
     CHAT_CLIENT_SECRET: "demo-client-secret",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "WARNING",
+    // Lets webhooks reach a receiver on this machine (still https only), to try them without a public address.
+    ...(process.env.WEBHOOK_ALLOW_PRIVATE ? { WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE } : {}),
   },
   { dataDir: DATA_DIR },
 );
