@@ -102,6 +102,20 @@ describe("delivery through the provider", async () => {
     expect(mail.emailsTo(address)).toEqual([]);
   });
 
+  it("an attempt whose answer was lost, retried with a changed text: the provider's 409 means it was sent, not a retry", async () => {
+    const address = await welcomeQueued("T0LOST");
+    await t.deps.queue.drain();
+    expect(mail.emailsTo(address)).toHaveLength(1);
+    // As if that answer never arrived: the claim is still queued, and the greeting changed since.
+    await t.deps.db.execute(sql`update email_sends set state = 'queued' where team_id = 'T0LOST'`);
+    await t.deps.db.execute(sql`update members set real_name = 'Renamed Person' where team_id = 'T0LOST'`);
+    await deliverEmail(t.deps, "T0LOST", "welcome", 1);
+    expect(requestsFor(address).map((r) => r.status)).toEqual([200, 409]);
+    expect(mail.emailsTo(address)).toHaveLength(1);
+    expect(await emailClaims(t.deps.db, "T0LOST")).toEqual([expect.objectContaining({ state: "sent" })]);
+    expect(lines.some((l) => l.includes("e-mail was sent by an earlier attempt"))).toBe(true);
+  });
+
   it("a 400 is dropped at once, not retried", async () => {
     const address = await welcomeQueued("T0BAD");
     mail.fail({ status: 400 });

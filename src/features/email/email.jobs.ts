@@ -128,7 +128,7 @@ export async function deliverEmail(deps: Deps, teamId: string, key: string, retr
   }
   if (outcome.kind === "sent") {
     await finishSend(deps.db, teamId, key, "sent", deps.clock.now(), outcome.id);
-    log.info("e-mail sent");
+    log.info(outcome.earlier ? "e-mail was sent by an earlier attempt (the provider knows its key)" : "e-mail sent");
     return;
   }
   await finishSend(deps.db, teamId, key, "dropped", deps.clock.now());

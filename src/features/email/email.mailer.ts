@@ -18,7 +18,8 @@ export interface OutgoingEmail {
   idempotencyKey: string;
 }
 
-export type SendOutcome = { kind: "sent"; id: string | null } | { kind: "refused"; status: number };
+/** `earlier`: the provider already took an e-mail under this Idempotency-Key (an attempt whose answer was lost). */
+export type SendOutcome = { kind: "sent"; id: string | null; earlier?: boolean } | { kind: "refused"; status: number };
 
 /**
  * The provider could not take the message now (429, 5xx, 409 while the same key is still in flight, a network
@@ -80,8 +81,21 @@ export async function sendEmail(config: MailConfig, mail: OutgoingEmail): Promis
     }
     return { kind: "sent", id };
   }
+  // The key was used with another body: an earlier attempt was taken, and the text changed since (a name, say).
+  if (res.status === 409 && errorName(body) === "invalid_idempotent_request")
+    return { kind: "sent", id: null, earlier: true };
+  // Any other 409 is the same key still in flight: try again later.
   if (res.status === 429 || res.status === 409 || res.status >= 500) {
     throw new EmailRetryableError(`e-mail provider answered ${res.status}`);
   }
   return { kind: "refused", status: res.status };
+}
+
+function errorName(body: string): string | undefined {
+  try {
+    const name = (JSON.parse(body) as { name?: unknown }).name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
