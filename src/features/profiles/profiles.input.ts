@@ -82,10 +82,11 @@ export const profileInput = z
       return;
     }
     if ((body.birth_month === null) !== (body.birth_day === null)) {
+      const missing = body.birth_month === null ? "birth_month" : "birth_day";
       ctx.addIssue({
         code: "custom",
-        path: ["birth_day"],
-        message: "birth_month and birth_day must both be numbers, or both null to remove the birthday",
+        path: [missing],
+        message: `${missing} must be set too: birth_month and birth_day are both numbers, or both null to remove the birthday`,
       });
       return;
     }
