@@ -154,4 +154,12 @@ describe("the profile modal in Slack", async () => {
     expect(view.callback_id).toBe("profile_modal");
     expect(view.blocks.find((b) => b.block_id === "celebrate")?.element?.initial_options).toBeUndefined();
   });
+
+  it("App Home has an Edit my profile button that opens the modal", async () => {
+    await t.sendEvent(TEAM, { type: "app_home_opened", user: USER, channel: "D0PSLACK", tab: "home" });
+    await t.fake.waitFor((calls) => calls.some((c) => c.method === "views.publish"));
+    const home = JSON.stringify(t.fake.callsTo("views.publish").at(-1)!.args.view);
+    expect(home).toContain('"action_id":"open_profile_modal"');
+    expect(home).toContain("Edit my profile");
+  });
 });
