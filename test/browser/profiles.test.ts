@@ -91,9 +91,10 @@ describe.runIf(hasChromium)("the profile pages in a real browser", () => {
     await page.screenshot({ path: join(OUTPUT, "my-profile.png"), fullPage: true });
 
     await page.reload();
-    await expect.poll(() => page.getByLabel("Role", { exact: true }).inputValue(), { timeout: 10_000 }).toBe("Support lead");
+    await expect
+      .poll(() => page.getByLabel("Role", { exact: true }).inputValue(), { timeout: 10_000 })
+      .toBe("Support lead");
     expect(await page.getByLabel("Month", { exact: true }).inputValue()).toBe("2");
-    expect(await page.getByLabel("Profiles", { exact: true }).count()).toBe(0);
     expect(await page.getByRole("link", { name: "Profiles", exact: true }).count()).toBe(0);
     await page.close();
   });
