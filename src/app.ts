@@ -11,6 +11,7 @@ import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
+import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
@@ -43,6 +44,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     standupListeners,
     ruleListeners,
     kudosListeners,
+    profileListeners,
   ]);
   memberJobs(deps);
   standupJobs(deps);
@@ -66,6 +68,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     insightRoutes,
     exportRoutes,
     kudosRoutes,
+    profileRoutes,
     mcpKeyRoutes,
     ruleRoutes,
     webhookRoutes,

@@ -23,6 +23,8 @@ const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default:
 const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
+const MyProfilePage = lazy(() => import("./pages/my-profile.tsx").then((m) => ({ default: m.MyProfilePage })));
+const ProfilesPage = lazy(() => import("./pages/profiles.tsx").then((m) => ({ default: m.ProfilesPage })));
 
 type Session =
   | { kind: "loading" }
@@ -53,6 +55,8 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
   if (path === "/email") return { title: "E-mail", element: <EmailPage />, admin: true };
+  if (path === "/profile") return { title: "My profile", element: <MyProfilePage /> };
+  if (path === "/profiles") return { title: "Profiles", element: <ProfilesPage />, admin: true };
   return {
     title: "Page not found",
     element: (

@@ -52,9 +52,11 @@ describe("App Home and the slash command", async () => {
     }
   });
 
-  it("/upbeat profile says profiles are coming, not an error", async () => {
+  it("/upbeat profile acknowledges with an empty body and opens the profile modal", async () => {
     const res = await t.sendCommand("T0HOME", "U0HOMER", "profile");
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ response_type: "ephemeral", text: expect.stringContaining("coming soon") });
+    expect(res.body).toBe("");
+    await t.fake.waitFor((calls) => calls.some((c) => c.method === "views.open"));
+    expect(t.fake.callsTo("views.open").at(-1)!.args.view).toMatchObject({ callback_id: "profile_modal" });
   });
 });

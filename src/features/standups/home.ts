@@ -4,6 +4,7 @@ import { fitHome } from "../../chat/block-fit.ts";
 import type { Deps } from "../../deps.ts";
 import { holidaysBetween, shiftDate } from "../calendar/index.ts";
 import { memberTimezone } from "../members/index.ts";
+import { profileButton } from "../profiles/index.ts";
 import { listScheduleRows, localDateOf, nextRunOf, participantsByChannel } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import { latestRunsForMember } from "./home.repo.ts";
@@ -88,6 +89,7 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
         action_id: ACTIONS.openDashboard,
         style: "primary",
       },
+      profileButton(),
     ],
   });
   // A view holds 100 blocks: past that the list ends with a count, and the dashboard button stays.

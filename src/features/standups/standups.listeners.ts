@@ -2,6 +2,7 @@ import type { App } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import type { Deps } from "../../deps.ts";
 import { checkShoutOut, giveShoutOut, kudosCommand, readShoutOut } from "../kudos/index.ts";
+import { openProfileModal } from "../profiles/index.ts";
 import { findSchedule } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import {
@@ -177,7 +178,7 @@ export function standupListeners(bolt: App, deps: Deps): void {
   });
 
   // The command's name is the Slack app's choice; whatever arrives is ours.
-  bolt.command(/.*/, async ({ command, ack }) => {
+  bolt.command(/.*/, async ({ command, ack, client }) => {
     const text = command.text.trim().toLowerCase();
     const verb = text.split(/\s+/)[0] ?? "";
     if (verb === "kudos") {
@@ -198,10 +199,9 @@ export function standupListeners(bolt: App, deps: Deps): void {
       });
     }
     if (verb === "profile") {
-      return ack({
-        response_type: "ephemeral",
-        text: "Profiles are coming soon: you will be able to share your role, location, birthday and work anniversary here.",
-      });
+      // Acknowledged first, then the modal opens with the command's trigger (valid 3 s) in this same listener.
+      await ack();
+      return openProfileModal(deps, client, command.team_id, command.user_id, command.trigger_id);
     }
     const help = helpMessage(loginUrl(deps, command.team_id, command.user_id));
     return ack({ response_type: "ephemeral", ...help });

@@ -9,6 +9,9 @@ import type {
   McpKey,
   Me,
   Member,
+  MemberProfile,
+  Profile,
+  ProfileImportResult,
   Role,
   Rule,
   RuleInput,
@@ -257,5 +260,47 @@ export function useSignOut(onSignedOut: () => void) {
         () => undefined,
       ),
     onSuccess: onSignedOut,
+  });
+}
+
+/** The profile fields a save sends (all of them: the form shows every field). */
+export type ProfileFields = Omit<Profile, "user_id" | "set_by_admin" | "updated_at">;
+
+/** The signed-in member saves their own profile; the answer is the stored profile. */
+export function useSaveProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (fields: ProfileFields) => api.put<Profile>("/profile", fields),
+    onSuccess: (saved) => {
+      client.setQueryData(keys.profile(), saved);
+      invalidate(client, keys.profiles());
+    },
+  });
+}
+
+/** An admin saves a member's profile. */
+export function useSaveMemberProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, fields }: { userId: string; fields: ProfileFields }) =>
+      api.put<Profile>(`/profiles/${encodeURIComponent(userId)}`, fields),
+    onSuccess: (saved) => {
+      client.setQueryData<MemberProfile[]>(keys.profiles(), (list) =>
+        list?.map((p) => (p.user_id === saved.user_id ? { ...p, ...saved } : p)),
+      );
+      invalidate(client, keys.profiles(), keys.profile());
+    },
+  });
+}
+
+/** The CSV import: a preview writes nothing; a real import makes the list stale. */
+export function useImportProfiles() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { csv: string; preview: boolean; overwrite: boolean }) =>
+      api.post<ProfileImportResult>("/profiles/import", body),
+    onSuccess: (result) => {
+      if (!result.preview) invalidate(client, keys.profiles(), keys.profile());
+    },
   });
 }

@@ -10,6 +10,8 @@ import type {
   McpKey,
   Me,
   Member,
+  MemberProfile,
+  Profile,
   Reports,
   Rule,
   Schedule,
@@ -45,6 +47,8 @@ export const keys = {
   webhooks: () => ["webhooks"] as const,
   webhookDeliveries: (id: number) => ["webhooks", id, "deliveries"] as const,
   emailPreferences: () => ["email-preferences"] as const,
+  profile: () => ["profile"] as const,
+  profiles: () => ["profiles"] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -148,4 +152,28 @@ export function useWebhookDeliveries(id: number) {
 /** The signed-in admin's digest switch, and whether this server sends e-mail at all. */
 export function useEmailPreferences() {
   return useQuery({ queryKey: keys.emailPreferences(), queryFn: get<EmailPreferences>("/email/preferences") });
+}
+
+/** The signed-in member's own profile (defaults when never set). */
+export function useProfile() {
+  return useQuery({ queryKey: keys.profile(), queryFn: get<Profile>("/profile") });
+}
+
+/** The server pages the admin list by user id, at most this many a page. */
+export const PROFILES_PAGE = 1000;
+
+/** Every current member's profile: the pages followed one after another (5,000 members are five requests). */
+export function useProfiles() {
+  return useQuery({
+    queryKey: keys.profiles(),
+    queryFn: async ({ signal }) => {
+      const all: MemberProfile[] = [];
+      for (let after: string | undefined; ; ) {
+        const page = await api.get<MemberProfile[]>(`/profiles${query({ limit: PROFILES_PAGE, after })}`, signal);
+        all.push(...page);
+        if (page.length < PROFILES_PAGE) return all;
+        after = page.at(-1)!.user_id;
+      }
+    },
+  });
 }
