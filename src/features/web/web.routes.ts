@@ -19,6 +19,8 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "feed",
   "rules",
   "email",
+  "profile",
+  "profiles",
 ]);
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
