@@ -58,7 +58,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.put(
     "/dashboard/api/celebrations/settings",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary: "Save the Celebrations settings; channel_id, timezone and working_days are required",
         body: settingsInput,
@@ -82,7 +82,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.post(
     "/dashboard/api/celebrations/holidays",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary: "Add a holiday, or rename the one on that date",
         body: holidayInput,
@@ -98,7 +98,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.delete(
     "/dashboard/api/celebrations/holidays/:date",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary: "Remove the holiday on that YYYY-MM-DD date",
         params: z.object({ date: z.string() }),
@@ -116,7 +116,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.post(
     "/dashboard/api/celebrations/holidays/import",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary:
           "Import holidays from CSV (header date,name; at most 5,000 rows); preview (default true) writes nothing",
@@ -130,7 +130,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.get(
     "/dashboard/api/celebrations/upcoming",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary: "Every celebration from today through the next 29 days, and the day each is posted",
         response: { 200: z.array(upcomingCelebration), ...managerErrors },
@@ -142,7 +142,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.get(
     "/dashboard/api/celebrations/ask-dates",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary: "How many people the ask-for-dates DM would reach now, and its text; sends nothing",
         response: { 200: askDatesPreviewBody, ...managerErrors },
@@ -154,7 +154,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.post(
     "/dashboard/api/celebrations/ask-dates",
     {
-      preValidation: manager,
+      onRequest: manager,
       schema: {
         summary: "DM everyone still missing dates (at most once per person per 30 days)",
         response: {
