@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
-import { setProfile, setUpCelebrations } from "../../../test/support/celebrations.ts";
+import { setProfile } from "../../../test/support/celebrations.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { tick } from "../standups/index.ts";
@@ -295,7 +295,7 @@ describe("Celebrations endpoints", async () => {
     // admin and U0UPFAR (no start date).
     expect(count).toBe(4);
     expect(text).toContain("<#C0CELAPI>");
-    expect(t.fake.callsTo("chat.postMessage").filter((c) => String(c.params.channel).startsWith("D"))).toHaveLength(0);
+    expect(t.fake.callsTo("chat.postMessage").filter((c) => String(c.args.channel).startsWith("D"))).toHaveLength(0);
 
     const [a, b] = await Promise.all([
       call("POST", `${API}/ask-dates`, admin),
