@@ -22,6 +22,8 @@ const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default:
 const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default: m.KudosPage })));
 const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
+const CelebrationsPage = lazy(() => import("./pages/celebrations.tsx").then((m) => ({ default: m.CelebrationsPage })));
+const CalendarPage = lazy(() => import("./pages/calendar.tsx").then((m) => ({ default: m.CalendarPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 
 type Session =
@@ -52,6 +54,8 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
   if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
+  if (path === "/celebrations") return { title: "Celebrations", element: <CelebrationsPage /> };
+  if (path === "/calendar") return { title: "Calendar", element: <CalendarPage /> };
   if (path === "/email") return { title: "E-mail", element: <EmailPage />, admin: true };
   return {
     title: "Page not found",

@@ -79,6 +79,16 @@ export async function listHolidays(ex: Executor, teamId: string): Promise<Holida
     .limit(MAX_HOLIDAYS);
 }
 
+/** The holidays of the workspace between two dates (both included), by date. */
+export async function holidaysIn(ex: Executor, teamId: string, from: string, to: string): Promise<HolidayRow[]> {
+  return ex
+    .select({ date: holidays.date, name: holidays.name })
+    .from(holidays)
+    .where(and(eq(holidays.teamId, teamId), sql`${holidays.date} between ${from} and ${to}`))
+    .orderBy(asc(holidays.date))
+    .limit(MAX_HOLIDAYS);
+}
+
 /** Serialises the workspace's holiday writes, so the cap holds with parallel requests. */
 async function lockHolidays(ex: Executor, teamId: string): Promise<void> {
   await ex.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`upbeat.holidays:${teamId}`}, 0))`);

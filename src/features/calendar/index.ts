@@ -5,6 +5,7 @@ export {
   DEFAULT_WORKING_DAYS,
   deleteHoliday,
   type HolidayRow,
+  holidaysIn,
   listHolidays,
   MAX_HOLIDAYS,
   putHoliday,

@@ -249,6 +249,9 @@ describe("Celebrations endpoints", async () => {
       sql`select local_date::text from standup_runs where schedule_id = ${scheduleId} order by local_date`,
     );
     expect(runs.map((r) => r.local_date)).toEqual(["2026-03-02", "2026-03-04"]);
+    // Reports show the day as a holiday.
+    const reports = await call("GET", "/dashboard/api/reports?from=2026-03-02&to=2026-03-04", member);
+    expect(reports.json().holidays).toEqual([{ date: "2026-03-03", name: "Founders' day" }]);
     // Deleting it brings the day back for a schedule that runs later.
     expect((await call("DELETE", `${API}/holidays/2026-03-03`, admin)).statusCode).toBe(200);
   });

@@ -15,6 +15,8 @@ export const NAV: NavItem[] = [
   { to: "/reports", label: "Reports" },
   { to: "/analytics", label: "Analytics" },
   { to: "/kudos", label: "Kudos" },
+  { to: "/celebrations", label: "Celebrations" },
+  { to: "/calendar", label: "Calendar" },
   { to: "/members", label: "Members", admin: true },
   { to: "/rules", label: "Rules", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },
