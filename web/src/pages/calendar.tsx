@@ -14,11 +14,16 @@ import { formatLongDay } from "../lib/format.ts";
 import type { CelebrationSettings, Holiday, HolidayImport } from "../lib/types.ts";
 import { CalendarFields, WEEKDAYS } from "./celebrations.tsx";
 
-function ZoneForm({ settings }: { settings: CelebrationSettings }) {
+function ZoneForm({
+  settings,
+  setNotice,
+}: {
+  settings: CelebrationSettings;
+  setNotice: (n: NoticeMessage | undefined) => void;
+}) {
   const save = useSaveCelebrationSettings();
   const [timezone, setTimezone] = useState(settings.timezone);
   const [days, setDays] = useState<string[]>(settings.working_days);
-  const [notice, setNotice] = useState<NoticeMessage | undefined>();
   const canSave = settings.can_manage && settings.channel_id !== null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -40,11 +45,6 @@ function ZoneForm({ settings }: { settings: CelebrationSettings }) {
   };
   return (
     <form onSubmit={submit} noValidate>
-      {notice ? (
-        <Notice kind={notice.kind} onDismiss={() => setNotice(undefined)}>
-          {notice.text}
-        </Notice>
-      ) : null}
       <CalendarFields
         timezone={timezone}
         onTimezone={setTimezone}
@@ -237,7 +237,7 @@ function ImportForm() {
             {result.ready} new · {result.renamed} renamed · {result.unchanged} unchanged · {result.invalid} invalid
           </p>
           <table className="table">
-            <caption className="visually-hidden">Import preview</caption>
+            <caption className="sr-only">Import preview</caption>
             <thead>
               <tr>
                 <th scope="col">Line</th>
@@ -267,6 +267,7 @@ export function CalendarPage() {
   const settings = useCelebrationSettings();
   const holidays = useHolidays();
   const canManage = Boolean(settings.data?.can_manage);
+  const [notice, setNotice] = useState<NoticeMessage | undefined>();
   return (
     <>
       <PageHeader
@@ -275,8 +276,13 @@ export function CalendarPage() {
       />
       <section className="card" aria-labelledby="calendar-zone-title">
         <h2 id="calendar-zone-title">Timezone and working days</h2>
+        {notice ? (
+          <Notice kind={notice.kind} onDismiss={() => setNotice(undefined)}>
+            {notice.text}
+          </Notice>
+        ) : null}
         <QueryView query={settings} loading="Loading the calendar…">
-          {(s) => <ZoneForm key={JSON.stringify(s)} settings={s} />}
+          {(s) => <ZoneForm key={JSON.stringify(s)} settings={s} setNotice={setNotice} />}
         </QueryView>
       </section>
       <section className="card" aria-labelledby="calendar-holidays-title">

@@ -85,10 +85,15 @@ export function CalendarFields({
   );
 }
 
-function SettingsForm({ settings }: { settings: CelebrationSettings }) {
+function SettingsForm({
+  settings,
+  setNotice,
+}: {
+  settings: CelebrationSettings;
+  setNotice: (n: NoticeMessage | undefined) => void;
+}) {
   const channels = useChannels();
   const save = useSaveCelebrationSettings();
-  const [notice, setNotice] = useState<NoticeMessage | undefined>();
   const [channelId, setChannelId] = useState(settings.channel_id ?? "");
   const [postTime, setPostTime] = useState(settings.post_time);
   const [birthdays, setBirthdays] = useState(settings.birthdays);
@@ -126,11 +131,6 @@ function SettingsForm({ settings }: { settings: CelebrationSettings }) {
 
   return (
     <form onSubmit={submit} noValidate aria-labelledby="celebrations-settings-title">
-      {notice ? (
-        <Notice kind={notice.kind} onDismiss={() => setNotice(undefined)}>
-          {notice.text}
-        </Notice>
-      ) : null}
       <div className="field">
         <label htmlFor="celebrations-channel">Channel</label>
         <select
@@ -270,6 +270,10 @@ function Upcoming() {
 }
 
 function AskDates() {
+  const channels = useChannels();
+  /** The message as Slack shows it: a channel mention reads as #name. */
+  const readable = (text: string) =>
+    text.replace(/<#([A-Z0-9]+)>/g, (_, id: string) => `#${channels.data?.find((c) => c.id === id)?.name ?? id}`);
   const preview = useAskDatesPreview(true);
   const send = useSendAskDates();
   const [notice, setNotice] = useState<NoticeMessage | undefined>();
@@ -287,7 +291,7 @@ function AskDates() {
               ? "Nobody to ask right now: everyone has their dates, opted out, or was asked in the last 30 days."
               : `${p.count} ${p.count === 1 ? "person is" : "people are"} missing a birthday or a start date.`}
           </p>
-          <blockquote className="muted">{p.text}</blockquote>
+          <blockquote className="muted">{readable(p.text)}</blockquote>
           <button
             type="button"
             className="button"
@@ -311,6 +315,7 @@ function AskDates() {
 export function CelebrationsPage() {
   const settings = useCelebrationSettings();
   const [manage, setManage] = useState(false);
+  const [notice, setNotice] = useState<NoticeMessage | undefined>();
   useEffect(() => setManage(Boolean(settings.data?.can_manage)), [settings.data?.can_manage]);
   return (
     <>
@@ -320,8 +325,13 @@ export function CelebrationsPage() {
       />
       <section className="card" aria-labelledby="celebrations-settings-title">
         <h2 id="celebrations-settings-title">Settings</h2>
+        {notice ? (
+          <Notice kind={notice.kind} onDismiss={() => setNotice(undefined)}>
+            {notice.text}
+          </Notice>
+        ) : null}
         <QueryView query={settings} loading="Loading Celebrations settings…">
-          {(s) => <SettingsForm key={JSON.stringify(s)} settings={s} />}
+          {(s) => <SettingsForm key={JSON.stringify(s)} settings={s} setNotice={setNotice} />}
         </QueryView>
       </section>
       {manage ? (
