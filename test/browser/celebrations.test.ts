@@ -201,6 +201,15 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     expect(await page.getByRole("button", { name: "Add or rename" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /Delete/ }).count()).toBe(0);
     expect(await page.getByText("Import holidays").count()).toBe(0);
+
+    // A holiday in the reports' window shows as a holiday day.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await t.deps.db.execute(
+      sql`insert into holidays (team_id, date, name) values (${TEAM}, ${yesterday}, 'Founders day')`,
+    );
+    await page.goto(`${base}/dashboard/reports`);
+    await expect.poll(() => page.getByText("Founders day").count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.locator(".badge", { hasText: "holiday" }).count()).toBe(1);
     await page.close();
     expect(problems).toEqual([]);
   });
