@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import type { Deps } from "./deps.ts";
+import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
 import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
@@ -54,6 +55,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   webhookJobs(deps);
   webhookEvents(deps);
   emailJobs(deps);
+  celebrationJobs(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -73,6 +75,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     ruleRoutes,
     webhookRoutes,
     emailRoutes,
+    celebrationRoutes,
     mcpRoutes,
     webRoutes,
   ]);
@@ -80,6 +83,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopScheduler: (() => void) | undefined;
   let stopSweeper: (() => void) | undefined;
   let stopDigests: (() => void) | undefined;
+  let stopCelebrations: (() => void) | undefined;
   return {
     deps,
     server,
@@ -90,6 +94,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopScheduler = startScheduler(deps);
         stopSweeper = startWebhookSweeper(deps);
         stopDigests = startDigestScheduler(deps);
+        stopCelebrations = startCelebrationsScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -99,6 +104,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       stopScheduler?.();
       stopSweeper?.();
       stopDigests?.();
+      stopCelebrations?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type * as celebrations from "./celebrations.ts";
 import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
@@ -7,6 +8,7 @@ import type * as rules from "./rules.ts";
 import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
+export * from "./celebrations.ts";
 export * from "./common.ts";
 export * from "./email.ts";
 export * from "./emoji.ts";
@@ -64,3 +66,10 @@ export type Profile = z.output<typeof profiles.profile>;
 export type MemberProfile = z.output<typeof profiles.memberProfile>;
 export type ProfileImportRow = z.output<typeof profiles.profileImportRow>;
 export type ProfileImportResult = z.output<typeof profiles.profileImportResult>;
+export type CelebrationSettings = z.output<typeof celebrations.celebrationSettings>;
+export type Holiday = z.output<typeof celebrations.holiday>;
+export type HolidayImport = z.output<typeof celebrations.holidayImport>;
+export type HolidayImportRow = z.output<typeof celebrations.holidayImportRow>;
+export type UpcomingCelebration = z.output<typeof celebrations.upcomingCelebration>;
+export type AskDatesPreview = z.output<typeof celebrations.askDatesPreview>;
+export type AskDatesSent = z.output<typeof celebrations.askDatesSent>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { holiday } from "./celebrations.ts";
 import { isoDate, isoTimestamp } from "./common.ts";
 
 export const stats = z
@@ -87,6 +88,9 @@ export const reports = z
     summary: reportSummary,
     participation: z.array(participationRow).describe("Every day of the window that had a run, not only this page"),
     total_days: z.number().int(),
+    holidays: z
+      .array(holiday)
+      .describe("The workspace holidays in the window: no standup runs on them, and reports show them as holiday"),
     from: isoDate,
     to: isoDate,
   })

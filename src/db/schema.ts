@@ -534,3 +534,42 @@ export const emailDigestWeeks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.teamId, t.weekStart] })],
 );
+
+// ---- Celebrations ---------------------------------------------------------------------------------
+
+/** A workspace's Celebrations settings; its timezone and working days live in workspace_calendars. */
+export const celebrationSettings = pgTable("celebration_settings", {
+  teamId: text("team_id").primaryKey(),
+  channelId: text("channel_id"),
+  postTime: text("post_time").notNull().default("09:00"),
+  birthdays: boolean("birthdays").notNull().default(true),
+  anniversaries: boolean("anniversaries").notNull().default(true),
+  admins: jsonb("admins").$type<string[]>().notNull().default([]),
+  updatedAt: tstz("updated_at").notNull(),
+});
+
+export type CelebrationKind = "birthday" | "anniversary";
+
+/** The exactly-once claim of one daily post (one per kind and posting day); pruned after 400 days. */
+export const celebrationPosts = pgTable(
+  "celebration_posts",
+  {
+    teamId: text("team_id").notNull(),
+    kind: text("kind").$type<CelebrationKind>().notNull(),
+    postDate: date("post_date", { mode: "string" }).notNull(),
+    userIds: jsonb("user_ids").$type<string[]>().notNull(),
+    claimedAt: tstz("claimed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.kind, t.postDate] })],
+);
+
+/** When a member was last asked for their dates: the claim that makes it at most once per 30 days. */
+export const celebrationAsks = pgTable(
+  "celebration_asks",
+  {
+    teamId: text("team_id").notNull(),
+    userId: text("user_id").notNull(),
+    askedAt: tstz("asked_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
+);

@@ -22,6 +22,8 @@ const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default:
 const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default: m.KudosPage })));
 const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
+const CelebrationsPage = lazy(() => import("./pages/celebrations.tsx").then((m) => ({ default: m.CelebrationsPage })));
+const CalendarPage = lazy(() => import("./pages/calendar.tsx").then((m) => ({ default: m.CalendarPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 const MyProfilePage = lazy(() => import("./pages/my-profile.tsx").then((m) => ({ default: m.MyProfilePage })));
 const ProfilesPage = lazy(() => import("./pages/profiles.tsx").then((m) => ({ default: m.ProfilesPage })));
@@ -54,6 +56,8 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
   if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
+  if (path === "/celebrations") return { title: "Celebrations", element: <CelebrationsPage /> };
+  if (path === "/calendar") return { title: "Calendar", element: <CalendarPage /> };
   if (path === "/email") return { title: "E-mail", element: <EmailPage />, admin: true };
   if (path === "/profile") return { title: "My profile", element: <MyProfilePage /> };
   if (path === "/profiles") return { title: "Profiles", element: <ProfilesPage />, admin: true };

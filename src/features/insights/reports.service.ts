@@ -1,7 +1,7 @@
 import { REPORTS_PAGE_DEFAULT, type StandupResponse } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest } from "../../http/errors.ts";
-import { isRealDate, shiftDate, workspaceToday } from "../calendar/index.ts";
+import { holidaysIn, isRealDate, shiftDate, workspaceToday } from "../calendar/index.ts";
 import { displayName } from "../schedules/index.ts";
 import { type PageKey, responseTotals, type StandupRow, standupsBetween } from "./insights.repo.ts";
 import { type FilterQuery, overallPct, resolveFilters, type WindowQuery, windowFor } from "./insights.service.ts";
@@ -39,11 +39,12 @@ export async function getReports(deps: InsightDeps, teamId: string, query: Repor
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const limit = query.limit ?? REPORTS_PAGE_DEFAULT;
   const [w, f] = await Promise.all([windowFor(deps, teamId, query), resolveFilters(deps, teamId, query)]);
-  const [page, participation, totals, channels] = await Promise.all([
+  const [page, participation, totals, channels, holidays] = await Promise.all([
     standupsBetween(deps.db, teamId, w.from, w.to, { ...f, q: query.q, after, limit: limit + 1 }),
     participationByDay(deps.db, teamId, w.from, w.to, f, deps.clock.now()),
     responseTotals(deps.db, teamId, w.from, w.to, { ...f, q: query.q }),
     namesFor(deps, teamId),
+    holidaysIn(deps.db, teamId, w.from, w.to),
   ]);
   const more = page.length > limit;
   const rows = more ? page.slice(0, limit) : page;
@@ -63,6 +64,7 @@ export async function getReports(deps: InsightDeps, teamId: string, query: Repor
     },
     participation,
     total_days: w.totalDays,
+    holidays,
     from: w.from,
     to: w.to,
   };

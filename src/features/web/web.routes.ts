@@ -21,6 +21,8 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "email",
   "profile",
   "profiles",
+  "celebrations",
+  "calendar",
 ]);
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;

@@ -16,6 +16,8 @@ export const NAV: NavItem[] = [
   { to: "/analytics", label: "Analytics" },
   { to: "/kudos", label: "Kudos" },
   { to: "/profile", label: "My profile" },
+  { to: "/celebrations", label: "Celebrations" },
+  { to: "/calendar", label: "Calendar" },
   { to: "/members", label: "Members", admin: true },
   { to: "/profiles", label: "Profiles", admin: true },
   { to: "/rules", label: "Rules", admin: true },

@@ -13,6 +13,8 @@ export interface DayGroup {
   standups: StandupGroup[];
   blockers: number;
   participation: ParticipationRow | undefined;
+  /** The workspace holiday's name when the day is one (no standup ran). */
+  holiday?: string | undefined;
 }
 
 /**
@@ -23,7 +25,12 @@ export interface DayGroup {
 export function groupByDay(
   standups: StandupResponse[],
   participation: ParticipationRow[],
-  opts: { complete: boolean; searching: boolean; label: (scheduleId: string) => string },
+  opts: {
+    complete: boolean;
+    searching: boolean;
+    label: (scheduleId: string) => string;
+    holidays?: { date: string; name: string }[];
+  },
 ): DayGroup[] {
   const days = new Map<string, Map<string, StandupResponse[]>>();
   for (const r of standups) {
@@ -42,7 +49,12 @@ export function groupByDay(
       for (const s of p.standups) if (!day.has(s.schedule_id)) day.set(s.schedule_id, []);
       days.set(p.date, day);
     }
+    for (const h of opts.holidays ?? []) {
+      const reached = opts.complete || (oldestLoaded !== undefined && h.date > oldestLoaded);
+      if (reached && !days.has(h.date)) days.set(h.date, new Map());
+    }
   }
+  const holidayName = new Map((opts.holidays ?? []).map((h) => [h.date, h.name]));
   return [...days.entries()]
     .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
     .map(([date, groups]) => {
@@ -58,6 +70,7 @@ export function groupByDay(
           .sort((a, b) => opts.label(a.scheduleId).localeCompare(opts.label(b.scheduleId))),
         blockers: [...groups.values()].flat().filter(hasBlocker).length,
         participation: dayParticipation,
+        holiday: holidayName.get(date),
       };
     });
 }
@@ -99,7 +112,13 @@ export function ReportDay({ day, label }: { day: DayGroup; label: (scheduleId: s
       <summary className="day-head">
         <h2 id={`day-${day.date}`}>{formatLongDay(day.date)}</h2>
         <span className="muted">
-          {day.participation ? answeredLine(day.participation) : plural(day.standups.length, "standup")}
+          {day.holiday !== undefined ? <span className="badge">holiday</span> : null}
+          {day.holiday !== undefined ? ` ${day.holiday}` : null}
+          {day.holiday !== undefined && day.standups.length === 0
+            ? null
+            : day.participation
+              ? answeredLine(day.participation)
+              : plural(day.standups.length, "standup")}
           {day.blockers ? (
             <>
               {" · "}

@@ -75,6 +75,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             complete: !reports.hasNextPage,
             searching: Boolean(filters.q),
             label,
+            holidays: first.holidays,
           })
         : [],
     [loaded, first, reports.hasNextPage, filters.q, label],

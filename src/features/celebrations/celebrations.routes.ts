@@ -1,0 +1,170 @@
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  askDatesPreview as askDatesPreviewBody,
+  askDatesSent,
+  celebrationSettings,
+  errorBody,
+  holiday,
+  holidayImport,
+  mutationErrors,
+  okBody,
+  sessionErrors,
+  upcomingCelebration,
+} from "../../contract/index.ts";
+import type { Deps } from "../../deps.ts";
+import { requireSession } from "../../http/auth.ts";
+import type { App } from "../../http/server.ts";
+import { listHolidays } from "../calendar/index.ts";
+import { holidayImportInput, holidayInput, settingsInput } from "./celebrations.input.ts";
+import {
+  addHoliday,
+  askDatesPreview,
+  importHolidays,
+  readSettings,
+  removeHoliday,
+  requireManager,
+  sendAskDates,
+  upcoming,
+  writeSettings,
+} from "./celebrations.service.ts";
+
+/** Who may change Celebrations: a workspace admin, or one of the Celebrations admins the settings name. */
+const managerErrors = {
+  ...sessionErrors,
+  403: errorBody.describe("Neither a workspace admin nor a Celebrations admin (or a cross-site request)"),
+} as const;
+const changeErrors = { ...managerErrors, 400: mutationErrors[400], 415: mutationErrors[415] } as const;
+
+/**
+ * Celebrations and the workspace calendar on the dashboard. Members read the settings and the holidays; changes,
+ * the upcoming list and asking for dates need a workspace admin or a Celebrations admin, checked before the body is
+ * read (a member's malformed body is still a 403).
+ */
+export function celebrationRoutes(app: App, deps: Deps): void {
+  const manager = async (req: FastifyRequest) => requireManager(deps, requireSession(req));
+
+  app.get(
+    "/dashboard/api/celebrations/settings",
+    {
+      schema: {
+        summary: "Celebrations settings, the workspace calendar's zone and working days, and can_react",
+        response: { 200: celebrationSettings, ...sessionErrors },
+      },
+    },
+    async (req) => readSettings(deps, requireSession(req)),
+  );
+
+  app.put(
+    "/dashboard/api/celebrations/settings",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "Save the Celebrations settings; channel_id, timezone and working_days are required",
+        body: settingsInput,
+        response: { 200: celebrationSettings, ...changeErrors, 500: errorBody.describe("Slack could not be reached") },
+      },
+    },
+    async (req) => writeSettings(deps, requireSession(req), req.body),
+  );
+
+  app.get(
+    "/dashboard/api/celebrations/holidays",
+    {
+      schema: {
+        summary: "The workspace's holidays by date (standups skip them; celebrations move before them)",
+        response: { 200: z.array(holiday), ...sessionErrors },
+      },
+    },
+    async (req) => listHolidays(deps.db, requireSession(req).teamId),
+  );
+
+  app.post(
+    "/dashboard/api/celebrations/holidays",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "Add a holiday, or rename the one on that date",
+        body: holidayInput,
+        response: { 200: holiday.describe("Renamed"), 201: holiday.describe("Added"), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      const out = await addHoliday(deps, requireSession(req).teamId, req.body);
+      return reply.status(out.created ? 201 : 200).send(out.holiday);
+    },
+  );
+
+  app.delete(
+    "/dashboard/api/celebrations/holidays/:date",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "Remove the holiday on that YYYY-MM-DD date",
+        params: z.object({ date: z.string() }),
+        response: {
+          200: okBody,
+          ...managerErrors,
+          400: mutationErrors[400],
+          404: errorBody.describe("No holiday on that date in this workspace"),
+        },
+      },
+    },
+    async (req) => removeHoliday(deps, requireSession(req).teamId, req.params.date),
+  );
+
+  app.post(
+    "/dashboard/api/celebrations/holidays/import",
+    {
+      onRequest: manager,
+      schema: {
+        summary:
+          "Import holidays from CSV (header date,name; at most 5,000 rows); preview (default true) writes nothing",
+        body: holidayImportInput,
+        response: { 200: holidayImport, ...changeErrors },
+      },
+    },
+    async (req) => importHolidays(deps, requireSession(req).teamId, req.body),
+  );
+
+  app.get(
+    "/dashboard/api/celebrations/upcoming",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "Every celebration from today through the next 29 days, and the day each is posted",
+        response: { 200: z.array(upcomingCelebration), ...managerErrors },
+      },
+    },
+    async (req) => upcoming(deps, requireSession(req).teamId),
+  );
+
+  app.get(
+    "/dashboard/api/celebrations/ask-dates",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "How many people the ask-for-dates DM would reach now, and its text; sends nothing",
+        response: { 200: askDatesPreviewBody, ...managerErrors },
+      },
+    },
+    async (req) => askDatesPreview(deps, requireSession(req).teamId),
+  );
+
+  app.post(
+    "/dashboard/api/celebrations/ask-dates",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "DM everyone still missing dates (at most once per person per 30 days)",
+        response: {
+          200: askDatesSent,
+          ...managerErrors,
+          415: mutationErrors[415],
+          409: errorBody.describe("No Celebrations channel and timezone saved yet"),
+        },
+      },
+    },
+    async (req) => sendAskDates(deps, requireSession(req).teamId),
+  );
+}

@@ -1,0 +1,331 @@
+import { parse } from "csv-parse/sync";
+import { IANAZone } from "luxon";
+import { findActiveInstallation } from "../../chat/installations.repo.ts";
+import type { Executor } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
+import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
+import {
+  deleteHoliday,
+  holidaysBetween,
+  isRealDate,
+  listHolidays,
+  MAX_HOLIDAYS,
+  putHoliday,
+  putHolidays,
+  readCalendar,
+  saveCalendar,
+  shiftDate,
+  todayIn,
+} from "../calendar/index.ts";
+import { requireChannel } from "../channels/index.ts";
+import { requireMembers } from "../members/index.ts";
+import {
+  type Celebration,
+  celebrationsOn,
+  postDateFor,
+  WEEKDAYS,
+  type Weekday,
+  type WorkCalendar,
+} from "./celebrations.dates.ts";
+import { holidayNameProblem, MAX_IMPORT_ROWS, type SettingsInput } from "./celebrations.input.ts";
+import {
+  celebratedPeople,
+  claimAsks,
+  membersToAsk,
+  type SettingsRow,
+  saveSettings,
+  selectSettings,
+} from "./celebrations.repo.ts";
+
+export const REACTIONS_SCOPE = "reactions:write";
+export const DEFAULT_POST_TIME = "09:00";
+/** How far ahead GET upcoming looks: today and the 29 days after it. */
+export const UPCOMING_DAYS = 30;
+
+export interface SettingsView {
+  channel_id: string | null;
+  timezone: string;
+  post_time: string;
+  birthdays: boolean;
+  anniversaries: boolean;
+  working_days: Weekday[];
+  admins: string[];
+  can_react: boolean;
+  can_manage: boolean;
+}
+
+export async function canReact(ex: Executor, teamId: string): Promise<boolean> {
+  const inst = await findActiveInstallation(ex, teamId);
+  return (inst?.scopes ?? "").split(/[\s,]+/).includes(REACTIONS_SCOPE);
+}
+
+const asWeekdays = (days: string[]): Weekday[] => WEEKDAYS.filter((d) => days.includes(d));
+
+/** The workspace's calendar as Celebrations uses it, with its holidays between two dates. */
+export async function workCalendar(deps: Pick<Deps, "db">, teamId: string, from: string, to: string) {
+  const [cal, holidays] = await Promise.all([readCalendar(deps.db, teamId), holidaysBetween(deps, [teamId], from, to)]);
+  const zone = IANAZone.isValidZone(cal.timezone) ? cal.timezone : "UTC";
+  const work: WorkCalendar = {
+    workingDays: asWeekdays(cal.workingDays),
+    holidays: holidays.get(teamId) ?? new Set(),
+  };
+  return { zone, saved: cal.saved, work };
+}
+
+/** Workspace admins and the people the settings name may change Celebrations. */
+export async function mayManage(
+  deps: Pick<Deps, "db">,
+  session: { teamId: string; userId: string; role: string },
+): Promise<boolean> {
+  if (session.role === "admin") return true;
+  const s = await selectSettings(deps.db, session.teamId);
+  return (s?.admins ?? []).includes(session.userId);
+}
+
+export async function requireManager(
+  deps: Pick<Deps, "db">,
+  session: { teamId: string; userId: string; role: string },
+): Promise<void> {
+  if (!(await mayManage(deps, session))) throw forbidden("Workspace admin or Celebrations admin required");
+}
+
+export async function readSettings(
+  deps: Pick<Deps, "db">,
+  session: { teamId: string; userId: string; role: string },
+): Promise<SettingsView> {
+  const { teamId } = session;
+  const [s, cal, react] = await Promise.all([
+    selectSettings(deps.db, teamId),
+    readCalendar(deps.db, teamId),
+    canReact(deps.db, teamId),
+  ]);
+  return {
+    channel_id: s?.channelId ?? null,
+    timezone: cal.timezone,
+    post_time: s?.postTime ?? DEFAULT_POST_TIME,
+    birthdays: s?.birthdays ?? true,
+    anniversaries: s?.anniversaries ?? true,
+    working_days: asWeekdays(cal.workingDays),
+    admins: s?.admins ?? [],
+    can_react: react,
+    can_manage: session.role === "admin" || (s?.admins ?? []).includes(session.userId),
+  };
+}
+
+/** Saves the settings and the calendar they carry; omitted optional fields keep their saved value. */
+export async function writeSettings(
+  deps: Pick<Deps, "db" | "chat" | "clock">,
+  session: { teamId: string; userId: string; role: string },
+  input: SettingsInput,
+): Promise<SettingsView> {
+  const { teamId } = session;
+  if (!IANAZone.isValidZone(input.timezone)) {
+    throw badRequest("timezone must be an IANA timezone such as Europe/Paris");
+  }
+  if (input.admins) await requireMembers(deps, teamId, input.admins, "admins");
+  await requireChannel(deps, teamId, input.channel_id, "channel_id", { join: true });
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const before = await selectSettings(tx, teamId);
+    await saveSettings(
+      tx,
+      {
+        teamId,
+        channelId: input.channel_id,
+        postTime: input.post_time ?? before?.postTime ?? DEFAULT_POST_TIME,
+        birthdays: input.birthdays ?? before?.birthdays ?? true,
+        anniversaries: input.anniversaries ?? before?.anniversaries ?? true,
+        admins: input.admins ? [...new Set(input.admins)] : (before?.admins ?? []),
+      },
+      now,
+    );
+    await saveCalendar(tx, teamId, { timezone: input.timezone, workingDays: asWeekdays(input.working_days) }, now);
+  });
+  return readSettings(deps, session);
+}
+
+// ---- Holidays ---------------------------------------------------------------------------------------
+
+export async function addHoliday(
+  deps: Pick<Deps, "db">,
+  teamId: string,
+  h: { date: string; name: string },
+): Promise<{ created: boolean; holiday: { date: string; name: string } }> {
+  const outcome = await deps.db.transaction((tx) => putHoliday(tx, teamId, h));
+  if (outcome === "full") throw badRequest(`date: a workspace may keep at most ${MAX_HOLIDAYS} holidays`);
+  return { created: outcome === "created", holiday: h };
+}
+
+export async function removeHoliday(deps: Pick<Deps, "db">, teamId: string, date: string): Promise<{ ok: true }> {
+  if (!isRealDate(date)) throw badRequest("date must be a real date as YYYY-MM-DD");
+  if (!(await deleteHoliday(deps.db, teamId, date))) throw notFound("No holiday on that date");
+  return { ok: true };
+}
+
+export interface ImportRow {
+  line: number;
+  date: string;
+  name: string;
+  status: "ready" | "renamed" | "unchanged" | "invalid";
+  error: string | null;
+}
+
+type Parsed = { record: string[]; info: { lines: number } };
+
+/** Parses a holiday CSV (header `date,name`; BOM, CRLF and quoted commas allowed) and checks each row. */
+export async function importHolidays(
+  deps: Pick<Deps, "db">,
+  teamId: string,
+  input: { csv: string; preview?: boolean | undefined },
+) {
+  let parsed: Parsed[];
+  try {
+    parsed = parse(input.csv, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      to: MAX_IMPORT_ROWS + 2,
+    }) as unknown as Parsed[];
+  } catch (err) {
+    throw badRequest(`csv could not be read: ${err instanceof Error ? err.message : "malformed CSV"}`);
+  }
+  const [header, ...records] = parsed;
+  const cols = (header?.record ?? []).map((c) => c.trim().toLowerCase());
+  if (cols.length < 2 || cols[0] !== "date" || cols[1] !== "name") {
+    throw badRequest("csv must start with the header date,name");
+  }
+  if (records.length > MAX_IMPORT_ROWS) throw badRequest(`csv may have at most ${MAX_IMPORT_ROWS} rows`);
+  const existing = new Map((await listHolidays(deps.db, teamId)).map((h) => [h.date, h.name]));
+  const seen = new Map<string, number>();
+  const out: ImportRow[] = records.map(({ record, info }) => {
+    const date = (record[0] ?? "").trim();
+    const name = (record[1] ?? "").trim();
+    const row = { line: info.lines, date, name };
+    const invalid = (error: string): ImportRow => ({ ...row, status: "invalid", error });
+    if (record.length > 2 && record.slice(2).some((c) => c.trim() !== "")) {
+      return invalid("too many columns (date,name)");
+    }
+    if (!isRealDate(date)) return invalid("date must be a real date as YYYY-MM-DD");
+    const nameProblem = holidayNameProblem(name);
+    if (nameProblem) return invalid(nameProblem);
+    const first = seen.get(date);
+    if (first !== undefined) return invalid(`date repeats line ${first}`);
+    seen.set(date, info.lines);
+    const before = existing.get(date);
+    if (before === undefined) return { ...row, status: "ready", error: null };
+    return { ...row, status: before === name ? "unchanged" : "renamed", error: null };
+  });
+  const count = (s: ImportRow["status"]) => out.filter((r) => r.status === s).length;
+  const preview = input.preview ?? true;
+  const toWrite = out.filter((r) => r.status === "ready" || r.status === "renamed");
+  let written = 0;
+  if (!preview && toWrite.length > 0) {
+    const ok = await deps.db.transaction((tx) =>
+      putHolidays(
+        tx,
+        teamId,
+        toWrite.map((r) => ({ date: r.date, name: r.name })),
+      ),
+    );
+    if (!ok) throw badRequest(`csv would take the workspace past ${MAX_HOLIDAYS} holidays`);
+    written = toWrite.length;
+  }
+  return {
+    preview,
+    ready: count("ready"),
+    renamed: count("renamed"),
+    unchanged: count("unchanged"),
+    invalid: count("invalid"),
+    written,
+    rows: out,
+  };
+}
+
+// ---- Upcoming -------------------------------------------------------------------------------------
+
+export interface UpcomingView {
+  user_id: string;
+  name: string;
+  kind: Celebration["kind"];
+  years: number | null;
+  date: string;
+  post_date: string | null;
+}
+
+/** Every celebration from today through the next 29 days (calendar zone), with the day each is posted. */
+export async function upcoming(deps: Pick<Deps, "db" | "clock">, teamId: string): Promise<UpcomingView[]> {
+  const cal0 = await readCalendar(deps.db, teamId);
+  const today = todayIn(IANAZone.isValidZone(cal0.timezone) ? cal0.timezone : "UTC", deps.clock.now());
+  const last = shiftDate(today, UPCOMING_DAYS - 1);
+  const [{ work }, people, settings] = await Promise.all([
+    workCalendar(deps, teamId, shiftDate(today, -400), last),
+    celebratedPeople(deps.db, teamId),
+    selectSettings(deps.db, teamId),
+  ]);
+  const kinds = (["birthday", "anniversary"] as const).filter((k) =>
+    k === "birthday" ? (settings?.birthdays ?? true) : (settings?.anniversaries ?? true),
+  );
+  const out: UpcomingView[] = [];
+  for (let d = today; d <= last; d = shiftDate(d, 1)) {
+    for (const kind of kinds) {
+      for (const c of celebrationsOn(d, people, kind)) {
+        out.push({
+          user_id: c.userId,
+          name: c.name,
+          kind: c.kind,
+          years: c.years,
+          date: c.date,
+          post_date: postDateFor(c.date, work) ?? null,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+// ---- Asking for dates -----------------------------------------------------------------------------
+
+export function askDatesText(channelId: string | null): string {
+  const where = channelId ? ` in <#${channelId}>` : "";
+  return (
+    `Hi! Your team celebrates birthdays and work anniversaries${where}. ` +
+    "Add your birthday (just the day and month, never the year) and the date you started, so we can celebrate you too. " +
+    "Rather not? You can turn celebrations off for yourself in the same place."
+  );
+}
+
+export async function askDatesPreview(deps: Pick<Deps, "db" | "clock">, teamId: string) {
+  const [people, s] = await Promise.all([
+    membersToAsk(deps.db, teamId, deps.clock.now()),
+    selectSettings(deps.db, teamId),
+  ]);
+  return { count: people.length, text: askDatesText(s?.channelId ?? null) };
+}
+
+/**
+ * Claims the ask of everyone still missing dates (at most once per person per 30 days) and queues one DM each, in
+ * one transaction: parallel requests and instances ask each person once. 409 until a channel and a timezone are saved.
+ */
+export async function sendAskDates(deps: Deps, teamId: string): Promise<{ sent: number }> {
+  const [s, cal] = await Promise.all([selectSettings(deps.db, teamId), readCalendar(deps.db, teamId)]);
+  if (!s?.channelId || !cal.saved) {
+    throw conflict("Save the Celebrations settings (a channel and a timezone) before asking for dates");
+  }
+  const now = deps.clock.now();
+  const claimed = await deps.db.transaction(async (tx) => {
+    const people = await membersToAsk(tx, teamId, now);
+    const won = await claimAsks(tx, teamId, people, now);
+    for (const userId of won) {
+      await deps.queue.enqueue(
+        "celebrations.ask",
+        { teamId, userId, key: `celebrations:ask:${teamId}:${userId}:${now.toISOString()}` },
+        { tx },
+      );
+    }
+    return won.length;
+  });
+  return { sent: claimed };
+}
+
+export type { SettingsRow };

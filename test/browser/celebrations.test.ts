@@ -1,0 +1,216 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../src/db/client.ts";
+import { issueLoginToken } from "../../src/features/session/index.ts";
+import { ManualClock } from "../../src/lib/clock.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { setProfile } from "../support/celebrations.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+const OUTPUT = join(process.cwd(), "test-output");
+const TEAM = "T0CELWEB";
+const ADMIN = "U0CWADMIN";
+const CELEB = "U0CWCELEB";
+const MEMBER = "U0CWMEMBER";
+const BDAY = "U0CWBDAY";
+const BOT = "B0CELWEBBOT";
+
+describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real browser", () => {
+  let t: TestApp;
+  let base = "";
+  let context: BrowserContext;
+  let profile = "";
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
+    t = await createTestApp({ clock: new ManualClock(new Date()) });
+    await t.installTeam(TEAM, { name: "Party People", installer: ADMIN });
+    await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
+    await t.addMember(TEAM, CELEB, { realName: "Cy Celebrations" });
+    await t.addMember(TEAM, MEMBER, { realName: "Mo Member" });
+    await t.addMember(TEAM, BDAY, { realName: "Bea Birthday" });
+    for (const u of [ADMIN, CELEB, MEMBER, BDAY]) t.fake.addUser(TEAM, { id: u, name: u.toLowerCase(), real_name: u });
+    // Bea's birthday is in three days (UTC); her start date is set, so she is not asked for dates.
+    const soon = new Date(Date.now() + 3 * 86_400_000);
+    const md = `${String(soon.getUTCMonth() + 1).padStart(2, "0")}-${String(soon.getUTCDate()).padStart(2, "0")}`;
+    await setProfile(t.deps.db, TEAM, BDAY, { birthday: md, startDate: "2020-01-15" });
+    t.fake.addChannel(TEAM, { id: "C0CWPARTY", name: "party", members: [ADMIN, BOT] });
+    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
+    const address = t.app.server.server.address();
+    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await t?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  async function signedIn(userId: string): Promise<Page> {
+    const page = await context.newPage();
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
+    await page.waitForURL(`${base}/dashboard`);
+    return page;
+  }
+
+  const settings = async () =>
+    (
+      await rows<{
+        channel_id: string | null;
+        post_time: string;
+        admins: string[];
+        timezone: string;
+        working_days: string;
+      }>(
+        t.deps.db,
+        sql`select s.channel_id, s.post_time, s.admins, c.timezone, c.working_days
+            from celebration_settings s join workspace_calendars c using (team_id) where s.team_id = ${TEAM}`,
+      )
+    )[0];
+
+  it("an admin saves the settings, sees who is celebrated next and asks for missing dates", async () => {
+    const page = await signedIn(ADMIN);
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Celebrations" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Celebrations" }).count(), { timeout: 10_000 })
+      .toBe(1);
+    await expect
+      .poll(() => page.locator("#celebrations-channel option").count(), { timeout: 10_000 })
+      .toBeGreaterThan(1);
+    await page.locator("#celebrations-channel").selectOption("C0CWPARTY");
+    await page.locator("#celebrations-timezone").fill("Europe/Paris");
+    await page.locator("#celebrations-day-fri").uncheck();
+    await page.locator("#celebrations-time").fill("10:15");
+    await page.locator("#celebrations-admins").fill(CELEB);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => page.getByText("Celebrations settings saved.").count(), { timeout: 10_000 }).toBe(1);
+    expect(await settings()).toEqual({
+      channel_id: "C0CWPARTY",
+      post_time: "10:15",
+      admins: [CELEB],
+      timezone: "Europe/Paris",
+      working_days: "mon,tue,wed,thu",
+    });
+    // A bad timezone is the server's 400, shown as it says.
+    await page.locator("#celebrations-timezone").fill("Mars/Olympus");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => page.getByText(/timezone must be an IANA timezone/).count(), { timeout: 10_000 }).toBe(1);
+
+    const upcoming = page
+      .getByRole("region", { name: "Next 30 days" })
+      .or(page.locator("section", { hasText: "Next 30 days" }));
+    await expect.poll(() => upcoming.getByText("u0cwbday").count(), { timeout: 10_000 }).toBe(1);
+    expect(await upcoming.getByText("Birthday").count()).toBe(1);
+
+    // Everyone active but Bea is missing dates: Ada, Cy and Mo.
+    await expect.poll(() => page.getByText("3 people are missing a birthday or a start date.").count()).toBe(1);
+    await page.getByRole("button", { name: "Ask them in Slack" }).click();
+    await expect.poll(() => page.getByText("Asked 3 people.").count(), { timeout: 10_000 }).toBe(1);
+    await t.deps.queue.drain();
+    for (const u of [ADMIN, CELEB, MEMBER]) expect(t.fake.messages(t.fake.dmFor(TEAM, u)), u).toHaveLength(1);
+    await expect.poll(() => page.getByText(/Nobody to ask right now/).count(), { timeout: 10_000 }).toBe(1);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, "celebrations.png"), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("the Calendar page adds, renames and deletes holidays and imports a CSV after a preview", async () => {
+    const page = await signedIn(CELEB); // a Celebrations admin, not a workspace admin
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Calendar" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Calendar" }).count(), { timeout: 10_000 })
+      .toBe(1);
+    await expect.poll(() => page.locator("#calendar-timezone").inputValue(), { timeout: 10_000 }).toBe("Europe/Paris");
+    await page.locator("#calendar-day-fri").check();
+    await page.getByRole("button", { name: "Save calendar" }).click();
+    await expect.poll(() => page.getByText("Calendar saved.").count(), { timeout: 10_000 }).toBe(1);
+    expect((await settings())?.working_days).toBe("mon,tue,wed,thu,fri");
+
+    await page.locator("#holiday-date").fill("2027-12-24");
+    await page.locator("#holiday-name").fill("Christmas Eve");
+    await page.getByRole("button", { name: "Add or rename" }).click();
+    await expect
+      .poll(() => page.getByRole("cell", { name: "Christmas Eve", exact: true }).count(), { timeout: 10_000 })
+      .toBe(1);
+    await page.getByRole("button", { name: "Rename Christmas Eve" }).click();
+    await page.locator("#holiday-name").fill("Eve");
+    await page.getByRole("button", { name: "Add or rename" }).click();
+    await expect.poll(() => page.getByRole("cell", { name: "Eve", exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole("cell", { name: "Christmas Eve", exact: true }).count()).toBe(0);
+
+    await page
+      .locator("#holiday-csv")
+      .fill('date,name\n2027-12-25,"Christmas, the day"\n2027-12-24,Eve\n2027-02-30,Nope\n');
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
+    await expect
+      .poll(() => page.getByText("1 new · 0 renamed · 1 unchanged · 1 invalid").count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.getByRole("cell", { name: /invalid: date must be a real date/ }).count()).toBe(1);
+    expect(
+      await rows(t.deps.db, sql`select 1 from holidays where team_id = ${TEAM} and date = '2027-12-25'`),
+    ).toHaveLength(0);
+    await page.getByRole("button", { name: "Import 1" }).click();
+    await expect
+      .poll(() => page.getByText(/Imported: 1 holiday added or renamed/).count(), { timeout: 10_000 })
+      .toBe(1);
+    const list = page.getByRole("region", { name: "Holidays", exact: true });
+    await expect
+      .poll(() => list.getByRole("cell", { name: "Christmas, the day", exact: true }).count(), { timeout: 10_000 })
+      .toBe(1);
+
+    await page.getByRole("button", { name: "Delete Eve" }).click();
+    await expect.poll(() => list.getByRole("cell", { name: "Eve", exact: true }).count(), { timeout: 10_000 }).toBe(0);
+    const stored = await rows<{ date: string; name: string }>(
+      t.deps.db,
+      sql`select date::text, name from holidays where team_id = ${TEAM} order by date`,
+    );
+    expect(stored).toEqual([{ date: "2027-12-25", name: "Christmas, the day" }]);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, "calendar.png"), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("a member reads both pages but cannot change them", async () => {
+    const page = await signedIn(MEMBER);
+    await page.goto(`${base}/dashboard/celebrations`);
+    await expect.poll(() => page.locator("#celebrations-channel").inputValue(), { timeout: 10_000 }).toBe("C0CWPARTY");
+    expect(await page.locator("#celebrations-channel").isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
+    expect(await page.getByText("Next 30 days").count()).toBe(0);
+    await page.goto(`${base}/dashboard/calendar`);
+    await expect
+      .poll(() => page.getByRole("cell", { name: "Christmas, the day", exact: true }).count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.getByRole("button", { name: "Add or rename" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /Delete/ }).count()).toBe(0);
+    expect(await page.getByText("Import holidays").count()).toBe(0);
+
+    // A holiday in the reports' window shows as a holiday day.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await t.deps.db.execute(
+      sql`insert into holidays (team_id, date, name) values (${TEAM}, ${yesterday}, 'Founders day')`,
+    );
+    await page.goto(`${base}/dashboard/reports`);
+    await expect.poll(() => page.getByText("Founders day").count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.locator(".badge", { hasText: "holiday" }).count()).toBe(1);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});
