@@ -1,12 +1,11 @@
 import { type ChatMessage, fitMessage } from "../../chat/block-fit.ts";
 import type { CelebrationKind } from "../../db/schema.ts";
+import { profileButton } from "../profiles/index.ts";
 import type { Celebration } from "./celebrations.dates.ts";
 
 /** The Celebrations messages, each within Slack's limits (fitMessage). */
 
 export const TADA = "tada";
-/** The button of the ask-for-dates DM; the profiles feature opens the profile modal for it. */
-export const OPEN_PROFILE_ACTION = "open_profile_modal";
 
 const DAY = new Intl.DateTimeFormat("en-GB", { weekday: "long", timeZone: "UTC" });
 const dayName = (date: string) => DAY.format(new Date(`${date}T00:00:00Z`));
@@ -57,12 +56,8 @@ export function askDatesMessage(text: string): ChatMessage {
       {
         type: "actions",
         elements: [
-          {
-            type: "button",
-            action_id: OPEN_PROFILE_ACTION,
-            style: "primary",
-            text: { type: "plain_text", text: "Add my dates", emoji: true },
-          },
+          // The profiles feature opens the profile modal for it.
+          { ...profileButton("Add my dates"), style: "primary" as const },
         ],
       },
     ],

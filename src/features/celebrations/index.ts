@@ -1,5 +1,4 @@
 /** The Celebrations feature's public face: settings, holidays, upcoming, asking for dates and the daily post. */
 export { celebrationJobs } from "./celebrations.jobs.ts";
-export { OPEN_PROFILE_ACTION } from "./celebrations.messages.ts";
 export { celebrationRoutes } from "./celebrations.routes.ts";
 export { celebrationsTick, startCelebrationsScheduler } from "./celebrations.scheduler.ts";
