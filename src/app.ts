@@ -14,9 +14,17 @@ import { memberJobs, memberListeners, memberRoutes } from "./features/members/in
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
-import { standupJobs, standupListeners, standupRoutes, startScheduler } from "./features/standups/index.ts";
+import {
+  buildHomeView,
+  standupJobs,
+  standupListeners,
+  standupRoutes,
+  standupTimeOffSubscriber,
+  startScheduler,
+} from "./features/standups/index.ts";
 import { systemRoutes } from "./features/system/index.ts";
 import { templateRoutes } from "./features/templates/index.ts";
+import { timeOffListeners, timeOffRoutes } from "./features/time-off/index.ts";
 import { webRoutes } from "./features/web/index.ts";
 import { startWebhookSweeper, webhookEvents, webhookJobs, webhookRoutes } from "./features/webhooks/index.ts";
 import { buildServer } from "./http/server.ts";
@@ -43,6 +51,9 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     standupListeners,
     ruleListeners,
     kudosListeners,
+    timeOffListeners(async (d, client, teamId, userId) => {
+      await client.views.publish({ user_id: userId, view: await buildHomeView(d, teamId, userId) });
+    }),
   ]);
   memberJobs(deps);
   standupJobs(deps);
@@ -52,6 +63,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   webhookJobs(deps);
   webhookEvents(deps);
   emailJobs(deps);
+  standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -70,6 +82,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     ruleRoutes,
     webhookRoutes,
     emailRoutes,
+    timeOffRoutes,
     mcpRoutes,
     webRoutes,
   ]);

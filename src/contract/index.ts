@@ -3,6 +3,7 @@ import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
 import type * as rules from "./rules.ts";
+import type * as timeOff from "./time-off.ts";
 import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
@@ -12,6 +13,7 @@ export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./kudos.ts";
 export * from "./rules.ts";
+export * from "./time-off.ts";
 export * from "./webhooks.ts";
 export * from "./workspace.ts";
 
@@ -58,3 +60,6 @@ export type WebhookEndpoint = z.output<typeof webhooks.webhookEndpoint>;
 export type CreatedWebhookEndpoint = z.output<typeof webhooks.createdWebhookEndpoint>;
 export type WebhookDelivery = z.output<typeof webhooks.webhookDelivery>;
 export type EmailPreferences = z.output<typeof email.emailPreferences>;
+export type TimeOffRange = z.output<typeof timeOff.timeOffRange>;
+export type TimeOffList = z.output<typeof timeOff.timeOffList>;
+export type TimeOffInput = z.input<typeof timeOff.timeOffInput>;

@@ -4,6 +4,7 @@ import type { Deps } from "../../deps.ts";
 import { checkShoutOut, giveShoutOut, kudosCommand, readShoutOut } from "../kudos/index.ts";
 import { findSchedule } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
+import { timeOffCommand } from "../time-off/index.ts";
 import {
   answerInConversation,
   existingAnswers,
@@ -202,6 +203,16 @@ export function standupListeners(bolt: App, deps: Deps): void {
         response_type: "ephemeral",
         text: n > 0 ? "Skipped today's standup. See you next time!" : "There is no open standup for you to skip.",
       });
+    }
+    if (verb === "away" || verb === "back") {
+      return ack(
+        await timeOffCommand(deps, {
+          teamId: command.team_id,
+          userId: command.user_id,
+          verb,
+          text: command.text.trim().slice(verb.length),
+        }),
+      );
     }
     if (verb === "profile") {
       return ack({
