@@ -100,13 +100,21 @@ export async function setAway(
   return { ok: true, range };
 }
 
-/** `back`: the range covering today ends yesterday; later ranges stay. Undefined when the member was not away. */
-export async function comeBack(deps: Deps, teamId: string, userId: string): Promise<TimeOffRow | undefined> {
+/**
+ * `back`: the range covering today ends yesterday (removed when it started today); later ranges stay. Undefined
+ * when the member was not away today.
+ */
+export async function comeBack(
+  deps: Deps,
+  teamId: string,
+  userId: string,
+): Promise<{ range: TimeOffRow; removed: boolean } | undefined> {
   const today = await workspaceToday(deps, teamId);
   return deps.db.transaction(async (tx) => {
     const ended = await endRangeToday(tx, teamId, userId, today, deps.clock.now());
-    if (ended) await changed(deps, tx, teamId, userId);
-    return ended;
+    if (!ended) return undefined;
+    await changed(deps, tx, teamId, userId);
+    return { range: ended, removed: ended.startDate === today };
   });
 }
 

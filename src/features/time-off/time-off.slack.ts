@@ -47,7 +47,8 @@ export async function timeOffCommand(
     const still = later.length > 0 ? ` Still planned: ${later.map(describe).join(", ")}.` : "";
     return privately(
       ended
-        ? `Welcome back! Your time off ${describe(ended)} now ends yesterday; you will be asked again from today.${still}`
+        ? `Welcome back! Your time off ${describe(ended.range)} ${ended.removed ? "is removed" : "now ends yesterday"}; ` +
+            `you will be asked again from today.${still}`
         : `You are not away today.${still}`,
     );
   }
