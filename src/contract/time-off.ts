@@ -34,12 +34,12 @@ export const timeOffList = z
   .meta({ id: "TimeOffList" });
 
 const DATE_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
-const LIMIT_MESSAGE = `limit: a whole number from 1 to ${TIME_OFF_LIST_MAX}`;
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${TIME_OFF_LIST_MAX}`;
 
 export const timeOffQuery = z.object({
-  user_id: z.string({ error: "user_id: a Slack user id" }).min(1, "user_id: a Slack user id").optional(),
+  user_id: z.string({ error: "user_id must be a Slack user id" }).min(1, "user_id must be a Slack user id").optional(),
   include_past: z
-    .enum(["true", "false"], { error: "include_past: one of true, false" })
+    .enum(["true", "false"], { error: "include_past must be one of true, false" })
     .transform((v) => v === "true")
     .optional()
     .describe("Also ranges that already ended (kept a year); default false: current and upcoming only"),
@@ -55,19 +55,19 @@ export const timeOffQuery = z.object({
 export const timeOffInput = z
   .object({
     user_id: z
-      .string({ error: "user_id: a Slack user id" })
-      .min(1, "user_id: a Slack user id")
+      .string({ error: "user_id must be a Slack user id" })
+      .min(1, "user_id must be a Slack user id")
       .optional()
       .describe("Whose time off (admins only; default: the caller)"),
     start_date: z
-      .string({ error: "start_date: a date as YYYY-MM-DD" })
-      .regex(DATE_FORMAT, "start_date: a date as YYYY-MM-DD"),
+      .string({ error: "start_date must be a date as YYYY-MM-DD" })
+      .regex(DATE_FORMAT, "start_date must be a date as YYYY-MM-DD"),
     end_date: z
-      .string({ error: "end_date: a date as YYYY-MM-DD" })
-      .regex(DATE_FORMAT, "end_date: a date as YYYY-MM-DD"),
+      .string({ error: "end_date must be a date as YYYY-MM-DD" })
+      .regex(DATE_FORMAT, "end_date must be a date as YYYY-MM-DD"),
     reason: z
-      .string({ error: "reason: a string" })
-      .max(TIME_OFF_REASON_MAX, `reason: at most ${TIME_OFF_REASON_MAX} characters`)
+      .string({ error: "reason must be a string" })
+      .max(TIME_OFF_REASON_MAX, `reason must be at most ${TIME_OFF_REASON_MAX} characters`)
       .optional(),
   })
   .meta({ id: "TimeOffInput" });
