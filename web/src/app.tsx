@@ -22,6 +22,7 @@ const RulesPage = lazy(() => import("./pages/rules.tsx").then((m) => ({ default:
 const KudosPage = lazy(() => import("./pages/kudos.tsx").then((m) => ({ default: m.KudosPage })));
 const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ default: m.WebhooksPage })));
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
+const TimeOffPage = lazy(() => import("./pages/time-off.tsx").then((m) => ({ default: m.TimeOffPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 
 type Session =
@@ -47,6 +48,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
   if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
   if (path === "/kudos") return { title: "Kudos", element: <KudosPage /> };
+  if (path === "/time-off") return { title: "Time off", element: <TimeOffPage me={me} /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
   if (path === "/rules") return { title: "Rules", element: <RulesPage />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };

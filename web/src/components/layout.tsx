@@ -15,6 +15,7 @@ export const NAV: NavItem[] = [
   { to: "/reports", label: "Reports" },
   { to: "/analytics", label: "Analytics" },
   { to: "/kudos", label: "Kudos" },
+  { to: "/time-off", label: "Time off" },
   { to: "/members", label: "Members", admin: true },
   { to: "/rules", label: "Rules", admin: true },
   { to: "/ai-access", label: "AI access", admin: true },

@@ -15,6 +15,8 @@ import type {
   RunStarted,
   Schedule,
   ScheduleInput,
+  TimeOffInput,
+  TimeOffRange,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
@@ -257,5 +259,22 @@ export function useSignOut(onSignedOut: () => void) {
         () => undefined,
       ),
     onSuccess: onSignedOut,
+  });
+}
+
+/** Time off changes who is asked and today's overview. */
+export function useAddTimeOff() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TimeOffInput) => api.post<TimeOffRange>("/time-off", input),
+    onSuccess: () => invalidate(client, ["time-off"], keys.today()),
+  });
+}
+
+export function useRemoveTimeOff() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/time-off/${id}`),
+    onSuccess: () => invalidate(client, ["time-off"], keys.today()),
   });
 }

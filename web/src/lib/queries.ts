@@ -15,6 +15,7 @@ import type {
   Schedule,
   Stats,
   Template,
+  TimeOffList,
   Today,
   WebhookDelivery,
   WebhookEndpoint,
@@ -45,6 +46,7 @@ export const keys = {
   webhooks: () => ["webhooks"] as const,
   webhookDeliveries: (id: number) => ["webhooks", id, "deliveries"] as const,
   emailPreferences: () => ["email-preferences"] as const,
+  timeOff: (params: { include_past?: boolean }) => ["time-off", params] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -148,4 +150,14 @@ export function useWebhookDeliveries(id: number) {
 /** The signed-in admin's digest switch, and whether this server sends e-mail at all. */
 export function useEmailPreferences() {
   return useQuery({ queryKey: keys.emailPreferences(), queryFn: get<EmailPreferences>("/email/preferences") });
+}
+
+/** Time off: the caller's own ranges, or everyone's for an admin; current and upcoming unless include_past. */
+export function useTimeOff(params: { include_past?: boolean } = {}) {
+  return useQuery({
+    queryKey: keys.timeOff(params),
+    queryFn: get<TimeOffList>(
+      `/time-off${query({ ...(params.include_past ? { include_past: "true" } : {}), limit: 500 })}`,
+    ),
+  });
 }
