@@ -16,9 +16,17 @@ import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
-import { standupJobs, standupListeners, standupRoutes, startScheduler } from "./features/standups/index.ts";
+import {
+  buildHomeView,
+  standupJobs,
+  standupListeners,
+  standupRoutes,
+  standupTimeOffSubscriber,
+  startScheduler,
+} from "./features/standups/index.ts";
 import { systemRoutes } from "./features/system/index.ts";
 import { templateRoutes } from "./features/templates/index.ts";
+import { timeOffListeners, timeOffRoutes } from "./features/time-off/index.ts";
 import { webRoutes } from "./features/web/index.ts";
 import { startWebhookSweeper, webhookEvents, webhookJobs, webhookRoutes } from "./features/webhooks/index.ts";
 import { buildServer } from "./http/server.ts";
@@ -46,6 +54,9 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     ruleListeners,
     kudosListeners,
     profileListeners,
+    timeOffListeners(async (d, client, teamId, userId) => {
+      await client.views.publish({ user_id: userId, view: await buildHomeView(d, teamId, userId) });
+    }),
   ]);
   memberJobs(deps);
   standupJobs(deps);
@@ -56,6 +67,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   webhookEvents(deps);
   emailJobs(deps);
   celebrationJobs(deps);
+  standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     chatRoutes(receiver),
@@ -76,6 +88,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     webhookRoutes,
     emailRoutes,
     celebrationRoutes,
+    timeOffRoutes,
     mcpRoutes,
     webRoutes,
   ]);

@@ -5,6 +5,7 @@ import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
 import type * as profiles from "./profiles.ts";
 import type * as rules from "./rules.ts";
+import type * as timeOff from "./time-off.ts";
 import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
@@ -16,6 +17,7 @@ export * from "./insights.ts";
 export * from "./kudos.ts";
 export * from "./profiles.ts";
 export * from "./rules.ts";
+export * from "./time-off.ts";
 export * from "./webhooks.ts";
 export * from "./workspace.ts";
 
@@ -73,3 +75,6 @@ export type HolidayImportRow = z.output<typeof celebrations.holidayImportRow>;
 export type UpcomingCelebration = z.output<typeof celebrations.upcomingCelebration>;
 export type AskDatesPreview = z.output<typeof celebrations.askDatesPreview>;
 export type AskDatesSent = z.output<typeof celebrations.askDatesSent>;
+export type TimeOffRange = z.output<typeof timeOff.timeOffRange>;
+export type TimeOffList = z.output<typeof timeOff.timeOffList>;
+export type TimeOffInput = z.input<typeof timeOff.timeOffInput>;

@@ -101,12 +101,13 @@ export const todayParticipant = z
     user_id: z.string(),
     real_name: z.string(),
     status: z
-      .enum(["waiting", "skipped", "missed", "not_asked_yet", "not_asked"])
+      .enum(["waiting", "skipped", "missed", "not_asked_yet", "not_asked", "away"])
       .describe(
         "waiting: asked, the run is still open; skipped: said they skip this one; missed: the run closed without " +
           "an answer; not_asked_yet: asked later, at their own time; not_asked: their own time passed before the " +
           "standup existed or while the service was down, or their ask was stopped by a pause, a deletion or an " +
-          "uninstall, so they are not asked on this date (counted nowhere)",
+          "uninstall, so they are not asked on this date (counted nowhere); away: on time off on the run's date " +
+          "(not asked, counted nowhere)",
       ),
   })
   .meta({ id: "TodayParticipant" });

@@ -197,8 +197,11 @@ export const standupRuns = pgTable(
 /** One answer given in the DM conversation: [Slack message ts, text] (a bare text in drafts from before). */
 export type DraftAnswer = [ts: string, text: string] | string;
 
-/** "pending": a member-timezone participant whose local ask time has not come yet. */
-export type ParticipantStatus = "pending" | "asked" | "answered" | "skipped";
+/**
+ * "pending": a member-timezone participant whose local ask time has not come yet. "away": on time off on the run's
+ * date, so not asked, not reminded and not counted (see the time-off feature).
+ */
+export type ParticipantStatus = "pending" | "asked" | "answered" | "skipped" | "away";
 
 /** Who a run asked. Inserting the row is the claim that the member is asked at most once per run. */
 export const runParticipants = pgTable(
@@ -572,4 +575,29 @@ export const celebrationAsks = pgTable(
     askedAt: tstz("asked_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
+);
+
+// ---- Time off -------------------------------------------------------------------------------------
+
+/**
+ * A member's away range, both dates included. A member's ranges never overlap nor touch (writes merge them);
+ * ranges that ended more than a year ago are pruned.
+ */
+export const timeOff = pgTable(
+  "time_off",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    userId: text("user_id").notNull(),
+    startDate: date("start_date", { mode: "string" }).notNull(),
+    endDate: date("end_date", { mode: "string" }).notNull(),
+    reason: text("reason").notNull().default(""),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [
+    index("time_off_team_user_idx").on(t.teamId, t.userId, t.startDate),
+    index("time_off_team_end_idx").on(t.teamId, t.endDate),
+  ],
 );

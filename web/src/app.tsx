@@ -24,6 +24,7 @@ const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ de
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 const CelebrationsPage = lazy(() => import("./pages/celebrations.tsx").then((m) => ({ default: m.CelebrationsPage })));
 const CalendarPage = lazy(() => import("./pages/calendar.tsx").then((m) => ({ default: m.CalendarPage })));
+const TimeOffPage = lazy(() => import("./pages/time-off.tsx").then((m) => ({ default: m.TimeOffPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 const MyProfilePage = lazy(() => import("./pages/my-profile.tsx").then((m) => ({ default: m.MyProfilePage })));
 const ProfilesPage = lazy(() => import("./pages/profiles.tsx").then((m) => ({ default: m.ProfilesPage })));
@@ -51,6 +52,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
   if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
   if (path === "/kudos") return { title: "Kudos", element: <KudosPage /> };
+  if (path === "/time-off") return { title: "Time off", element: <TimeOffPage me={me} /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
   if (path === "/rules") return { title: "Rules", element: <RulesPage />, admin: true };
   if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };

@@ -29,7 +29,8 @@ const stillOpen = (now: Date) =>
   sql`(run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${now.toISOString()})`;
 
 /**
- * Every participant of the window's runs who was asked ('pending' = not asked yet, left out), with whether
+ * Every participant of the window's runs who was asked ('pending' = not asked yet, and 'away' = on time off that
+ * day, left out: neither asked nor missed, so a week away changes no percentage or streak), with whether
  * they answered and whether they count: closed runs count everyone, open runs only who answered so far.
  * The answer is found by its unique key's columns (team, standup, member, date range), so each lookup is a
  * short index range whatever else the table holds.
@@ -39,7 +40,7 @@ const askedRows = (teamId: string, from: string, to: string, f: Filters, now: Da
          resp.id is not null as answered, coalesce(resp.has_blocker, false) as blocker, ${stillOpen(now)} as open,
          (resp.id is not null or not ${stillOpen(now)}) as counted
   from standup_runs run
-  join run_participants p on p.run_id = run.id and p.status <> 'pending'
+  join run_participants p on p.run_id = run.id and p.status not in ('pending', 'away')
   left join responses resp on resp.run_id = run.id and resp.user_id = p.user_id
     and resp.team_id = ${teamId} and resp.schedule_id = run.schedule_id and resp.standup_date between ${from} and ${to}
   where run.team_id = ${teamId} and run.local_date between ${from} and ${to} ${runFilter(f)}`;

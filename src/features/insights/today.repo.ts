@@ -14,7 +14,11 @@ export interface TodayRunRow {
   closes_at: string;
   asked: number;
   answered: number;
-  not_answered: { user_id: string; real_name: string; status: "waiting" | "skipped" | "missed" | "not_asked_yet" }[];
+  not_answered: {
+    user_id: string;
+    real_name: string;
+    status: "waiting" | "skipped" | "missed" | "not_asked_yet" | "not_asked" | "away";
+  }[];
 }
 
 /** A member-timezone ask this late is never sent (the scheduler's catch-up window): say so, not "asked later". */
@@ -32,7 +36,7 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                coalesce(s.channel_id, run.channel_id) as channel_id,
                run.local_date::text as date, run.status = 'open' and run.closes_at > ${at} as open,
                to_char(run.closes_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as closes_at,
-               (count(p.user_id) filter (where p.status <> 'pending'))::int as asked,
+               (count(p.user_id) filter (where p.status not in ('pending', 'away')))::int as asked,
                count(resp.id)::int as answered,
                coalesce(
                  json_agg(json_build_object(
@@ -42,6 +46,7 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                      when p.status = 'pending' and p.ask_at > ${at}::timestamptz - make_interval(mins => ${MISSED_ASK_MINUTES})
                        then 'not_asked_yet'
                      when p.status = 'pending' then 'not_asked'
+                     when p.status = 'away' then 'away'
                      when p.status = 'skipped' then 'skipped'
                      when run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${at} then 'waiting'
                      else 'missed' end)

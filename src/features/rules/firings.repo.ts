@@ -128,7 +128,7 @@ export async function runParticipation(
     sql`select count(*)::int as asked, count(resp.id)::int as answered
         from run_participants p
         left join responses resp on resp.run_id = p.run_id and resp.user_id = p.user_id and resp.team_id = p.team_id
-        where p.team_id = ${teamId} and p.run_id = ${runId} and p.status <> 'pending'`,
+        where p.team_id = ${teamId} and p.run_id = ${runId} and p.status not in ('pending', 'away')`,
   );
   return { asked: Number(row?.asked ?? 0), answered: Number(row?.answered ?? 0) };
 }

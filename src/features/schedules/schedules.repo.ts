@@ -124,7 +124,7 @@ export async function selectLastRuns(ex: Executor, teamId: string): Promise<Last
     ex,
     sql`select s.id as "scheduleId", last.local_date::text as "localDate", last.status, last.trigger,
                (select count(*) from run_participants p
-                 where p.run_id = last.id and p.status <> 'pending')::int as asked,
+                 where p.run_id = last.id and p.status not in ('pending', 'away'))::int as asked,
                (select count(*) from responses r where r.run_id = last.id)::int as answered
         from schedules s
         cross join lateral (

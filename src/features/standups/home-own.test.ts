@@ -89,6 +89,7 @@ describe("App Home lists the member's own standups", async () => {
     const many = await queriesOf("T0OWNMANY", "U0MANY");
     expect(one).toBeGreaterThan(0);
     expect(many).toBe(one);
-    expect((await buildHomeView(t.deps, "T0OWNMANY", "U0MANY")).blocks).toHaveLength(12 + 2);
+    // Header, twelve standups, the time-off line and its buttons, the dashboard button.
+    expect((await buildHomeView(t.deps, "T0OWNMANY", "U0MANY")).blocks).toHaveLength(12 + 4);
   });
 });

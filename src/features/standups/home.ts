@@ -7,6 +7,7 @@ import { memberTimezone } from "../members/index.ts";
 import { profileButton } from "../profiles/index.ts";
 import { listScheduleRows, localDateOf, nextRunOf, participantsByChannel } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
+import { timeOffHomeBlocks } from "../time-off/index.ts";
 import { latestRunsForMember } from "./home.repo.ts";
 import { ACTIONS, slackEscape } from "./messages.ts";
 
@@ -16,6 +17,7 @@ const STATUS_TEXT: Record<string, string> = {
   pending: ":clock9: you will be asked at your local time",
   not_asked: "not asked today",
   skipped: ":fast_forward: skipped today",
+  away: ":palm_tree: away today",
   none: "no run for you today",
 };
 
@@ -31,11 +33,12 @@ const HOLIDAY_HORIZON_DAYS = 367;
 export async function buildHomeView(deps: Deps, teamId: string, userId: string): Promise<HomeView> {
   const now = deps.clock.now();
   const utcToday = localDateOf(now, "UTC");
-  const [tz, all, latest, holidays] = await Promise.all([
+  const [tz, all, latest, holidays, timeOff] = await Promise.all([
     memberTimezone(deps, teamId, userId),
     listScheduleRows(deps, teamId),
     latestRunsForMember(deps.db, teamId, userId, now),
     holidaysBetween(deps, [teamId], shiftDate(utcToday, -1), shiftDate(utcToday, HOLIDAY_HORIZON_DAYS)),
+    timeOffHomeBlocks(deps, teamId, userId),
   ]);
   const active = all.filter((s) => s.active);
   const members = await participantsByChannel(
@@ -79,6 +82,8 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
       },
     });
   }
+  // Time off: the member's current or next range and its buttons, kept with the dashboard button.
+  blocks.push(...timeOff);
   blocks.push({
     type: "actions",
     elements: [
@@ -93,5 +98,8 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
     ],
   });
   // A view holds 100 blocks: past that the list ends with a count, and the dashboard button stays.
-  return fitHome({ type: "home", blocks }, { keepLast: 1, more: (n) => `…and ${n} more standups in the dashboard.` });
+  return fitHome(
+    { type: "home", blocks },
+    { keepLast: 1 + timeOff.length, more: (n) => `…and ${n} more standups in the dashboard.` },
+  );
 }

@@ -1,4 +1,5 @@
 /** The standups feature's public face: other features (and tests, demo, bench) import from here only. */
+export { standupTimeOffSubscriber } from "./away.ts";
 export { isActiveBlocker } from "./blockers.ts";
 export type { StandupCompletedEvent, StandupResponseEvent } from "./events.ts";
 export {
@@ -8,6 +9,7 @@ export {
   type PastParticipant,
   type PastRun,
 } from "./history.repo.ts";
+export { buildHomeView } from "./home.ts";
 export { MAX_ANSWER_LENGTH, MOODS, type Mood, prettyDate, slackEscape } from "./messages.ts";
 export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";

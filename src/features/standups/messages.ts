@@ -143,6 +143,8 @@ export interface SummaryInput {
   missing: string[];
   /** Names of those who skipped the day. */
   skipped: string[];
+  /** Names of those on time off on the run's date (not asked, not counted). */
+  away?: string[];
 }
 
 export function participationPct(answered: number, asked: number): number {
@@ -163,8 +165,9 @@ export function summaryMessage(s: SummaryInput): ChatMessage {
   const heading = section(`:bar_chart: *${text}*`);
   const missing = s.missing.length > 0 ? [section(nameList("*Did not answer:* ", s.missing.map(slackEscape)))] : [];
   const skipped = s.skipped.length > 0 ? [context(nameList("Skipped today: ", s.skipped.map(slackEscape)))] : [];
+  const away = s.away?.length ? [context(nameList(":palm_tree: Away: ", s.away.map(slackEscape)))] : [];
   // The blockers take what the rest of the message leaves of its text budget, in sections cut between blockers.
-  const room = MAX_MESSAGE_BLOCKS_TEXT - blockTextLength([heading, ...missing, ...skipped]) - BUDGET_MARGIN;
+  const room = MAX_MESSAGE_BLOCKS_TEXT - blockTextLength([heading, ...missing, ...skipped, ...away]) - BUDGET_MARGIN;
   const blockers =
     s.blockers.length === 0
       ? [section("*Blockers:* none")]
@@ -174,7 +177,7 @@ export function summaryMessage(s: SummaryInput): ChatMessage {
             room,
           )}`,
         );
-  return fitMessage({ text, blocks: [heading, ...blockers, ...missing, ...skipped] });
+  return fitMessage({ text, blocks: [heading, ...blockers, ...missing, ...skipped, ...away] });
 }
 
 export interface ModalInput {
@@ -240,7 +243,9 @@ export function helpMessage(dashboardUrl: string): ChatMessage {
       ),
       section(
         "`/upbeat help` this message · `/upbeat skip` skip today's standup · `/upbeat profile` your profile · " +
-          "`/upbeat kudos @someone thanks for …` give kudos",
+          "`/upbeat kudos @someone thanks for …` give kudos · " +
+          "`/upbeat away 2026-12-21 2027-01-04 [reason]` time off (`/upbeat away 2026-12-24` one day) · " +
+          "`/upbeat back` end your time off today",
       ),
       {
         type: "actions",

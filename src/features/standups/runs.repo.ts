@@ -103,8 +103,17 @@ export async function claimClose(ex: Executor, runId: number, now: Date): Promis
   return r.length > 0;
 }
 
-/** Inserts the participants not yet in the run; returns only those this call added (the claim). */
-export async function addParticipants(ex: Executor, run: RunRow, userIds: string[], now: Date): Promise<string[]> {
+/**
+ * Inserts the participants not yet in the run, those in `away` (on time off on the run's date) as `away`; returns
+ * only the `asked` ones this call added (the claim).
+ */
+export async function addParticipants(
+  ex: Executor,
+  run: RunRow,
+  userIds: string[],
+  now: Date,
+  away: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
   if (userIds.length === 0) return [];
   const inserted = await ex
     .insert(runParticipants)
@@ -113,13 +122,13 @@ export async function addParticipants(ex: Executor, run: RunRow, userIds: string
         runId: run.id,
         userId,
         teamId: run.teamId,
-        status: "asked" as const,
+        status: away.has(userId) ? ("away" as const) : ("asked" as const),
         createdAt: now,
       })),
     )
     .onConflictDoNothing()
-    .returning({ userId: runParticipants.userId });
-  return inserted.map((r) => r.userId);
+    .returning({ userId: runParticipants.userId, status: runParticipants.status });
+  return inserted.filter((r) => r.status === "asked").map((r) => r.userId);
 }
 
 /** A member-timezone participant as planned at fan-out: their own ask, reminder and window on the run's date. */
@@ -130,12 +139,17 @@ export interface PlannedParticipant {
   closesAt: Date;
 }
 
-/** Plans the participants not yet in the run as `pending`; returns how many this call added. */
+/**
+ * Plans the participants not yet in the run as `pending` (those in `away`, on time off on the run's date, as
+ * `away`: the time-off subscriber brings them back if that changes before their ask); returns how many this call
+ * added.
+ */
 export async function addPendingParticipants(
   ex: Executor,
   run: RunRow,
   planned: PlannedParticipant[],
   now: Date,
+  away: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   if (planned.length === 0) return 0;
   const inserted = await ex
@@ -145,7 +159,7 @@ export async function addPendingParticipants(
         runId: run.id,
         userId: p.userId,
         teamId: run.teamId,
-        status: "pending" as const,
+        status: away.has(p.userId) ? ("away" as const) : ("pending" as const),
         askAt: p.askAt,
         remindAt: p.remindAt,
         closesAt: p.closesAt,

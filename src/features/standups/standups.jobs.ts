@@ -3,6 +3,8 @@ import { type PostOptions, postOnce } from "../../chat/post-once.ts";
 import type { Deps } from "../../deps.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
+import { selectAwayOn } from "../time-off/index.ts";
+import { awayInRun } from "./away.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
@@ -21,6 +23,7 @@ import {
   findParticipant,
   findResponseById,
   findRun,
+  participantsWithStatus,
   type ResponseRow,
   type RunRow,
   responsesOfRun,
@@ -86,7 +89,8 @@ async function fanout(deps: Deps, teamId: string, runId: number, timing?: Member
   // this job neither loses nor doubles anyone.
   const added = await deps.db.transaction(async (tx) => {
     await assertLive(tx, run);
-    const fresh = await addParticipants(tx, run, participants, deps.clock.now());
+    const away = await selectAwayOn(tx, teamId, participants, run.localDate);
+    const fresh = await addParticipants(tx, run, participants, deps.clock.now(), away);
     for (const userId of fresh) await deps.queue.enqueue("standup.ask", { teamId, runId, userId }, { tx });
     return fresh.length;
   });
@@ -113,7 +117,13 @@ async function planMemberTimezoneRun(deps: Deps, run: RunRow, timing: MemberTimi
   // Inserting a participant is the claim: a retry of this job neither loses nor doubles anyone.
   const added = await deps.db.transaction(async (tx) => {
     await assertLive(tx, run);
-    const n = await addPendingParticipants(tx, run, planned, now);
+    const away = await selectAwayOn(
+      tx,
+      run.teamId,
+      planned.map((p) => p.userId),
+      run.localDate,
+    );
+    const n = await addPendingParticipants(tx, run, planned, now, away);
     await closeRunWithLastWindow(tx, run.id);
     return n;
   });
@@ -149,6 +159,8 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
     await unaskParticipant(deps.db, runId, userId);
     return;
   }
+  // On time off on the run's date (set after the run planned its participants): not asked.
+  if (await awayInRun(deps.db, run, userId)) return;
   const client = await deps.chat.forTeam(teamId, "post");
   const live = whileLive(deps, run);
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
@@ -173,6 +185,8 @@ async function remind(deps: Deps, teamId: string, runId: number, userId: string)
   if (run?.status !== "open" || p?.status !== "asked") return;
   // Still `asked`, but the ask itself never went out (its job gave up, or is still being retried): nothing to remind.
   if (!(await wasAsked(deps.db, runId, userId))) return;
+  // Went on time off after the ask: not reminded, and counted as away.
+  if (await awayInRun(deps.db, run, userId)) return;
   const client = await deps.chat.forTeam(teamId, "post");
   const channel = await dmChannel(deps, client, run, userId);
   await postOnce(
@@ -250,9 +264,12 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
     deps.log.info({ team_id: teamId, run_id: runId, job: "standup.summary" }, "no summary: nobody was asked");
     return;
   }
-  const answers = await responsesOfRun(deps.db, runId);
+  const [answers, away] = await Promise.all([
+    responsesOfRun(deps.db, runId),
+    participantsWithStatus(deps.db, runId, "away"),
+  ]);
   const answeredBy = new Set(answers.map((a) => a.userId));
-  const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy]);
+  const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy, ...away]);
   const nameOf = (userId: string) => names.get(userId) ?? userId;
   const msg = summaryMessage({
     asked: participants.length,
@@ -264,6 +281,7 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
     skipped: participants
       .filter((p) => p.status === "skipped" && !answeredBy.has(p.userId))
       .map((p) => nameOf(p.userId)),
+    away: away.map(nameOf).sort((a, b) => a.localeCompare(b)),
   });
   const client = await deps.chat.forTeam(teamId, "post");
   const live = whileLive(deps, run);

@@ -5,6 +5,7 @@ import { checkShoutOut, giveShoutOut, kudosCommand, readShoutOut } from "../kudo
 import { openProfileModal } from "../profiles/index.ts";
 import { findSchedule } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
+import { timeOffCommand } from "../time-off/index.ts";
 import {
   answerInConversation,
   existingAnswers,
@@ -197,6 +198,16 @@ export function standupListeners(bolt: App, deps: Deps): void {
         response_type: "ephemeral",
         text: n > 0 ? "Skipped today's standup. See you next time!" : "There is no open standup for you to skip.",
       });
+    }
+    if (verb === "away" || verb === "back") {
+      return ack(
+        await timeOffCommand(deps, {
+          teamId: command.team_id,
+          userId: command.user_id,
+          verb,
+          text: command.text.trim().slice(verb.length),
+        }),
+      );
     }
     if (verb === "profile") {
       // Acknowledged first, then the modal opens with the command's trigger (valid 3 s) in this same listener.

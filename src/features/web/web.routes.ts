@@ -23,6 +23,7 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "profiles",
   "celebrations",
   "calendar",
+  "time-off",
 ]);
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;

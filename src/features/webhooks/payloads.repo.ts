@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { members, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
 
@@ -91,7 +91,7 @@ export async function selectRunOutcome(
     })
     .from(runParticipants)
     .leftJoin(responses, and(eq(responses.runId, runParticipants.runId), eq(responses.userId, runParticipants.userId)))
-    .where(and(eq(runParticipants.runId, runId), ne(runParticipants.status, "pending")))
+    .where(and(eq(runParticipants.runId, runId), notInArray(runParticipants.status, ["pending", "away"])))
     .orderBy(runParticipants.userId);
 }
 

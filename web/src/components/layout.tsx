@@ -18,6 +18,7 @@ export const NAV: NavItem[] = [
   { to: "/profile", label: "My profile" },
   { to: "/celebrations", label: "Celebrations" },
   { to: "/calendar", label: "Calendar" },
+  { to: "/time-off", label: "Time off" },
   { to: "/members", label: "Members", admin: true },
   { to: "/profiles", label: "Profiles", admin: true },
   { to: "/rules", label: "Rules", admin: true },

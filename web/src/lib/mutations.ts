@@ -18,6 +18,8 @@ import type {
   RunStarted,
   Schedule,
   ScheduleInput,
+  TimeOffInput,
+  TimeOffRange,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
@@ -302,5 +304,22 @@ export function useImportProfiles() {
     onSuccess: (result) => {
       if (!result.preview) invalidate(client, keys.profiles(), keys.profile());
     },
+  });
+}
+
+/** Time off changes who is asked and today's overview. */
+export function useAddTimeOff() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TimeOffInput) => api.post<TimeOffRange>("/time-off", input),
+    onSuccess: () => invalidate(client, ["time-off"], keys.today()),
+  });
+}
+
+export function useRemoveTimeOff() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/time-off/${id}`),
+    onSuccess: () => invalidate(client, ["time-off"], keys.today()),
   });
 }

@@ -17,6 +17,7 @@ import type {
   Schedule,
   Stats,
   Template,
+  TimeOffList,
   Today,
   WebhookDelivery,
   WebhookEndpoint,
@@ -49,6 +50,7 @@ export const keys = {
   emailPreferences: () => ["email-preferences"] as const,
   profile: () => ["profile"] as const,
   profiles: () => ["profiles"] as const,
+  timeOff: (params: { include_past?: boolean }) => ["time-off", params] as const,
 };
 
 /** A GET that stops when the query is cancelled (its page closed before the answer came). */
@@ -175,5 +177,15 @@ export function useProfiles() {
         after = page.at(-1)!.user_id;
       }
     },
+  });
+}
+
+/** Time off: the caller's own ranges, or everyone's for an admin; current and upcoming unless include_past. */
+export function useTimeOff(params: { include_past?: boolean } = {}) {
+  return useQuery({
+    queryKey: keys.timeOff(params),
+    queryFn: get<TimeOffList>(
+      `/time-off${query({ ...(params.include_past ? { include_past: "true" } : {}), limit: 500 })}`,
+    ),
   });
 }

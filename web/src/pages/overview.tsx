@@ -50,6 +50,7 @@ const WHO: Record<TodayParticipant["status"], string> = {
   missed: "",
   not_asked_yet: "asked later",
   not_asked: "not asked today",
+  away: "away",
 };
 
 /** Names shown before the rest fold away: a big standup can wait on hundreds of people. */

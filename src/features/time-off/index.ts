@@ -1,0 +1,13 @@
+/** The time-off feature's public face: app.ts wires it in; standups reads who is away and adds the command and App Home part. */
+export { awayOnSql, selectAwayOn } from "./time-off.repo.ts";
+export { timeOffRoutes } from "./time-off.routes.ts";
+export { comeBack, setAway, TIME_OFF_RETENTION_DAYS, upcomingRanges } from "./time-off.service.ts";
+export {
+  AWAY_USAGE,
+  TIME_OFF_ACTIONS,
+  TIME_OFF_MODAL,
+  type TimeOffReply,
+  timeOffCommand,
+  timeOffHomeBlocks,
+  timeOffListeners,
+} from "./time-off.slack.ts";

@@ -1,0 +1,192 @@
+import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
+import { type Executor, rows, type Tx } from "../../db/client.ts";
+import { timeOff } from "../../db/schema.ts";
+
+export type TimeOffRow = typeof timeOff.$inferSelect;
+
+/**
+ * SQL: member `userId` of workspace `teamId` is away on `date` (all three SQL expressions, e.g. columns of the
+ * caller's query). One short range of the (team_id, user_id, start_date) index.
+ */
+export function awayOnSql(teamId: SQL, userId: SQL, date: SQL): SQL {
+  return sql`exists (select 1 from time_off o
+    where o.team_id = ${teamId} and o.user_id = ${userId} and o.start_date <= ${date} and o.end_date >= ${date})`;
+}
+
+/** Which of these members are away on `date`. */
+export async function selectAwayOn(
+  ex: Executor,
+  teamId: string,
+  userIds: string[],
+  date: string,
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const found = await ex
+    .selectDistinct({ userId: timeOff.userId })
+    .from(timeOff)
+    .where(
+      and(
+        eq(timeOff.teamId, teamId),
+        inArray(timeOff.userId, [...new Set(userIds)]),
+        lte(timeOff.startDate, date),
+        gte(timeOff.endDate, date),
+      ),
+    );
+  return new Set(found.map((r) => r.userId));
+}
+
+/**
+ * Serialises writes to one member's ranges (transaction-scoped): two requests merging at once cannot both miss the
+ * other's range and leave an overlap.
+ */
+async function lockMember(tx: Tx, teamId: string, userId: string): Promise<void> {
+  await rows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`time-off:${teamId}:${userId}`}, 0))::text`);
+}
+
+export interface NewRange {
+  teamId: string;
+  userId: string;
+  startDate: string;
+  endDate: string;
+  reason: string;
+  createdBy: string;
+}
+
+/**
+ * Stores the range merged with the member's overlapping or adjacent ranges (one day apart counts as adjacent): they
+ * are deleted and one range covering them all is inserted, under the member's lock. The merged range keeps the new
+ * reason, or else the earliest non-empty one.
+ */
+export async function insertMerged(tx: Tx, r: NewRange, now: Date): Promise<TimeOffRow> {
+  await lockMember(tx, r.teamId, r.userId);
+  const touching = await tx
+    .delete(timeOff)
+    .where(
+      and(
+        eq(timeOff.teamId, r.teamId),
+        eq(timeOff.userId, r.userId),
+        sql`${timeOff.startDate} <= ${r.endDate}::date + 1`,
+        sql`${timeOff.endDate} >= ${r.startDate}::date - 1`,
+      ),
+    )
+    .returning();
+  touching.sort((a, b) => a.startDate.localeCompare(b.startDate));
+  const startDate = [r.startDate, ...touching.map((t) => t.startDate)].sort()[0]!;
+  const endDate = [r.endDate, ...touching.map((t) => t.endDate)].sort().at(-1)!;
+  const reason = r.reason || touching.find((t) => t.reason)?.reason || "";
+  const first = touching[0];
+  const [row] = await tx
+    .insert(timeOff)
+    .values({
+      teamId: r.teamId,
+      userId: r.userId,
+      startDate,
+      endDate,
+      reason,
+      createdBy: first?.createdBy ?? r.createdBy,
+      createdAt: first?.createdAt ?? now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+}
+
+/** The member's current and upcoming ranges (ending on or after `today`), oldest first. */
+export async function selectUpcoming(ex: Executor, teamId: string, userId: string, today: string, limit: number) {
+  return ex
+    .select()
+    .from(timeOff)
+    .where(and(eq(timeOff.teamId, teamId), eq(timeOff.userId, userId), gte(timeOff.endDate, today)))
+    .orderBy(asc(timeOff.startDate))
+    .limit(limit);
+}
+
+export async function countUpcoming(ex: Executor, teamId: string, userId: string, today: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    ex,
+    sql`select count(*)::int as n from time_off where team_id = ${teamId} and user_id = ${userId} and end_date >= ${today}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+export interface ListedRange extends TimeOffRow {
+  realName: string;
+}
+
+/** Ranges of the workspace (or one member), current and upcoming first by start date; `limit + 1` to tell more. */
+export async function selectRanges(
+  ex: Executor,
+  teamId: string,
+  opts: { userId?: string; from: string | null; limit: number },
+): Promise<ListedRange[]> {
+  const found = await rows<TimeOffRow & { realName: string; startDate: string; endDate: string }>(
+    ex,
+    sql`select o.id, o.team_id as "teamId", o.user_id as "userId", o.start_date::text as "startDate",
+               o.end_date::text as "endDate", o.reason, o.created_by as "createdBy", o.created_at as "createdAt",
+               o.updated_at as "updatedAt",
+               coalesce(nullif(m.real_name, ''), nullif(m.display_name, ''), o.user_id) as "realName"
+        from time_off o
+        left join members m on m.team_id = o.team_id and m.user_id = o.user_id
+        where o.team_id = ${teamId}
+          ${opts.userId ? sql`and o.user_id = ${opts.userId}` : sql``}
+          ${opts.from ? sql`and o.end_date >= ${opts.from}` : sql``}
+        order by o.start_date, o.user_id, o.id
+        limit ${opts.limit + 1}`,
+  );
+  return found.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+  }));
+}
+
+export async function findRange(ex: Executor, teamId: string, id: number): Promise<TimeOffRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(timeOff)
+    .where(and(eq(timeOff.teamId, teamId), eq(timeOff.id, id)));
+  return row;
+}
+
+export async function deleteRange(tx: Tx, teamId: string, id: number): Promise<TimeOffRow | undefined> {
+  const [row] = await tx
+    .delete(timeOff)
+    .where(and(eq(timeOff.teamId, teamId), eq(timeOff.id, id)))
+    .returning();
+  return row;
+}
+
+/**
+ * `back`: the member's range covering `today` ends yesterday (deleted when it started today). Ranges after today
+ * stay. Returns the range as it was, or undefined when none covered today.
+ */
+export async function endRangeToday(
+  tx: Tx,
+  teamId: string,
+  userId: string,
+  today: string,
+  now: Date,
+): Promise<TimeOffRow | undefined> {
+  await lockMember(tx, teamId, userId);
+  const where = and(
+    eq(timeOff.teamId, teamId),
+    eq(timeOff.userId, userId),
+    lte(timeOff.startDate, today),
+    gte(timeOff.endDate, today),
+  );
+  const [current] = await tx.select().from(timeOff).where(where);
+  if (!current) return undefined;
+  if (current.startDate === today) await tx.delete(timeOff).where(and(where, eq(timeOff.id, current.id)));
+  else
+    await tx
+      .update(timeOff)
+      .set({ endDate: sql`${today}::date - 1`, updatedAt: now })
+      .where(and(where, eq(timeOff.id, current.id)));
+  return current;
+}
+
+/** Retention: ranges of the workspace that ended before `before`. */
+export async function pruneEnded(ex: Executor, teamId: string, before: string): Promise<void> {
+  await ex.delete(timeOff).where(and(eq(timeOff.teamId, teamId), lt(timeOff.endDate, before)));
+}
