@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import type { CelebrationKind } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { startTicker } from "../../jobs/ticker.ts";
 import { readCalendars, shiftDate } from "../calendar/index.ts";
 import { type Celebration, celebrationsOn, datesPostedOn, MAX_SHIFT_DAYS } from "./celebrations.dates.ts";
 import { celebratedPeople, claimedKinds, claimPost, postingWorkspaces, prunePostClaims } from "./celebrations.repo.ts";
@@ -84,33 +85,5 @@ export async function celebrationsTick(deps: Deps): Promise<CelebrationsTickResu
 
 /** Runs `celebrationsTick` every minute (just after the minute turns) until stopped; a failed pass is logged. */
 export function startCelebrationsScheduler(deps: Deps): () => void {
-  let running = false;
-  const pass = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await celebrationsTick(deps);
-    } catch (err) {
-      deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "celebrations check failed");
-    } finally {
-      running = false;
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const schedule = () => {
-    const wait = CELEBRATIONS_TICK_MS - (Date.now() % CELEBRATIONS_TICK_MS) + 1_000;
-    timer = setTimeout(() => {
-      void pass().finally(() => {
-        if (!stopped) schedule();
-      });
-    }, wait);
-    timer.unref();
-  };
-  void pass();
-  schedule();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return startTicker(deps.log, "celebrations check", CELEBRATIONS_TICK_MS, () => celebrationsTick(deps));
 }

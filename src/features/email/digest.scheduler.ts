@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
+import { startTicker } from "../../jobs/ticker.ts";
 import { workspaceTimezones } from "../calendar/index.ts";
 import { claimDigestRecipients, claimDigestWeek, installedWorkspaces, pruneDigests } from "./email.repo.ts";
 
@@ -69,33 +70,5 @@ export async function digestTick(deps: Deps): Promise<DigestTickResult> {
 
 /** Runs `digestTick` every minute (just after the minute turns) until stopped; a failed pass is logged. */
 export function startDigestScheduler(deps: Deps): () => void {
-  let running = false;
-  const pass = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await digestTick(deps);
-    } catch (err) {
-      deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "digest check failed");
-    } finally {
-      running = false;
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const schedule = () => {
-    const wait = DIGEST_TICK_MS - (Date.now() % DIGEST_TICK_MS) + 1_000;
-    timer = setTimeout(() => {
-      void pass().finally(() => {
-        if (!stopped) schedule();
-      });
-    }, wait);
-    timer.unref();
-  };
-  void pass();
-  schedule();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return startTicker(deps.log, "digest check", DIGEST_TICK_MS, () => digestTick(deps));
 }
