@@ -10,7 +10,7 @@ import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
-import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
+import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
 import { sessionLookup, sessionRoutes } from "./features/session/index.ts";
@@ -77,6 +77,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopScheduler: (() => void) | undefined;
   let stopSweeper: (() => void) | undefined;
   let stopDigests: (() => void) | undefined;
+  let stopMemberSync: (() => void) | undefined;
   return {
     deps,
     server,
@@ -87,6 +88,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopScheduler = startScheduler(deps);
         stopSweeper = startWebhookSweeper(deps);
         stopDigests = startDigestScheduler(deps);
+        stopMemberSync = startMemberSyncScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -96,6 +98,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       stopScheduler?.();
       stopSweeper?.();
       stopDigests?.();
+      stopMemberSync?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);
