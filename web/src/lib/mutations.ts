@@ -9,6 +9,7 @@ import type {
   McpKey,
   Me,
   Member,
+  MemberSyncQueued,
   Role,
   Rule,
   RuleInput,
@@ -86,6 +87,15 @@ export function useInviteMember() {
       );
       invalidate(client, keys.members(), keys.stats());
     },
+  });
+}
+
+/** "Sync now": the status query shows it queued at once and follows it until it ends. */
+export function useSyncMembers() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<MemberSyncQueued>("/members/sync", {}),
+    onSuccess: () => invalidate(client, keys.memberSync()),
   });
 }
 

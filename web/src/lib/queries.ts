@@ -10,6 +10,7 @@ import type {
   McpKey,
   Me,
   Member,
+  MemberSyncStatus,
   Reports,
   Rule,
   Schedule,
@@ -35,6 +36,7 @@ export const keys = {
   reports: (params: ReportsParams) => ["reports", params] as const,
   analytics: (days: number) => ["analytics", days] as const,
   members: () => ["members"] as const,
+  memberSync: () => ["members", "sync"] as const,
   channels: () => ["channels"] as const,
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
@@ -94,6 +96,15 @@ export function useAnalytics(days: number) {
 
 export function useMembers() {
   return useQuery({ queryKey: keys.members(), queryFn: get<Member[]>("/members") });
+}
+
+/** The member sync's status; while one is queued or running it is read again every few seconds. */
+export function useMemberSync() {
+  return useQuery({
+    queryKey: keys.memberSync(),
+    queryFn: get<MemberSyncStatus>("/members/sync"),
+    refetchInterval: (q) => (q.state.data && q.state.data.state !== "idle" ? 3_000 : false),
+  });
 }
 
 export function useChannels() {

@@ -18,6 +18,8 @@ export type {
   Me,
   Member,
   MemberParticipation,
+  MemberSyncQueued,
+  MemberSyncStatus,
   MoodDay,
   ParticipationRow,
   ReportSummary,
