@@ -73,9 +73,7 @@ describe.runIf(hasChromium)("the Members page's sync status and Sync now, in a r
       .poll(() => panel.getByRole("status").textContent(), { timeout: 15_000 })
       .toMatch(/^Last synced .+ \(started by an admin\): 2 people in Slack, 1 added, 0 deactivated\.$/);
     expect(await panel.getByRole("button", { name: "Sync now" }).isEnabled()).toBe(true);
-    await expect
-      .poll(() => page.getByRole("rowheader", { name: /Nia Newcomer/ }).count(), { timeout: 10_000 })
-      .toBe(1);
+    await expect.poll(() => page.getByRole("rowheader", { name: /Nia Newcomer/ }).count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByRole("rowheader", { name: /Some Bot/ }).count()).toBe(0);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, "members-sync.png"), fullPage: true });
