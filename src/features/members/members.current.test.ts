@@ -6,7 +6,7 @@ import { rows } from "../../db/client.ts";
 import { BOT_SCOPES } from "../install/index.ts";
 import { issueLoginToken } from "../session/index.ts";
 import { dailySyncDue, memberSyncTick } from "./member-sync.ts";
-import { INTERACTIVE_LOOKUP_MS } from "./members.ensure.ts";
+import { activityOf, ensureMember, INTERACTIVE_LOOKUP_MS } from "./members.ensure.ts";
 
 /** Members added on the spot (slash command, App Home, DM, sign-in), the installer's profile, the daily resync. */
 describe("members always current", async () => {
@@ -192,6 +192,46 @@ describe("members always current", async () => {
         expect(page.body).toContain("not an active member");
         expect(await memberRow(TEAM, id), id).toBeUndefined();
       }
+    });
+
+    it("a person of another workspace (a shared channel) is never added, even when Slack describes them", async () => {
+      // Slack answers users.info for an external user of a Slack Connect channel with their own team id.
+      const external = {
+        id: "U0CEXTERNAL",
+        team_id: "T0SOMEWHEREELSE",
+        name: "ext",
+        real_name: "Ext Ernal",
+        deleted: false,
+        is_bot: false,
+        profile: { real_name: "Ext Ernal", email: "ext@else.test" },
+      };
+      const chat = {
+        forTeam: async () => ({ users: { info: async () => ({ ok: true, user: external }) } }),
+      } as unknown as typeof t.deps.chat;
+      expect(await ensureMember({ ...t.deps, chat }, TEAM, "U0CEXTERNAL", { deadlineMs: 1_000 })).toBe(false);
+      expect(await memberRow(TEAM, "U0CEXTERNAL")).toBeUndefined();
+      // The same answer with this workspace's id is a person of ours.
+      const ours = { ...external, team_id: TEAM };
+      const ourChat = {
+        forTeam: async () => ({ users: { info: async () => ({ ok: true, user: ours }) } }),
+      } as unknown as typeof t.deps.chat;
+      expect(await ensureMember({ ...t.deps, chat: ourChat }, TEAM, "U0CEXTERNAL", { deadlineMs: 1_000 })).toBe(true);
+      expect(await memberRow(TEAM, "U0CEXTERNAL")).toMatchObject({ active: true, real_name: "Ext Ernal" });
+    });
+
+    it("only people acting count: bot messages, edits and other events trigger no look-up", () => {
+      const event = (e: Record<string, unknown>) => activityOf({ type: "event_callback", team_id: TEAM, event: e });
+      expect(event({ type: "message", channel_type: "im", user: "U0CX" })).toMatchObject({ userId: "U0CX" });
+      expect(event({ type: "message", channel_type: "im", user: "U0CX", bot_id: "B1" })).toBeUndefined();
+      expect(event({ type: "message", channel_type: "im", user: "U0CX", subtype: "message_changed" })).toBeUndefined();
+      expect(event({ type: "message", channel_type: "channel", user: "U0CX" })).toBeUndefined();
+      expect(event({ type: "reaction_added", user: "U0CX" })).toBeUndefined();
+      expect(event({ type: "app_home_opened", user: "U0CX" })).toMatchObject({ deadlineMs: 3_000 });
+      expect(activityOf({ command: "/upbeat", team_id: TEAM, user_id: "U0CX" })).toMatchObject({
+        deadlineMs: INTERACTIVE_LOOKUP_MS,
+      });
+      expect(activityOf({ type: "block_actions", team: { id: TEAM }, user: { id: "U0CX" } })).toBeDefined();
+      expect(activityOf({ command: "/upbeat", team_id: TEAM, user_id: "not an id" })).toBeUndefined();
     });
 
     it("two slash commands at once from the same new person: both answer, one member row", async () => {
