@@ -46,9 +46,11 @@ function lookup(deps: EnsureDeps, teamId: string, userId: string): Promise<boole
   const map = running;
   const work = addFromSlack(deps, teamId, userId)
     .catch((err: unknown) => {
-      if (!(err instanceof InstallationGoneError)) {
+      // Someone Slack does not know (a made-up id) is an answer, not a failure.
+      const code = slackErrorCode(err);
+      if (!(err instanceof InstallationGoneError) && code !== "user_not_found") {
         deps.log.warn(
-          { team_id: teamId, err: slackErrorCode(err) ?? (err instanceof Error ? err.message : String(err)) },
+          { team_id: teamId, err: code ?? (err instanceof Error ? err.message : String(err)) },
           "member look-up failed",
         );
       }
