@@ -11,7 +11,7 @@ import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
-import { memberJobs, memberListeners, memberRoutes } from "./features/members/index.ts";
+import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
@@ -97,6 +97,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopSweeper: (() => void) | undefined;
   let stopDigests: (() => void) | undefined;
   let stopCelebrations: (() => void) | undefined;
+  let stopMemberSync: (() => void) | undefined;
   return {
     deps,
     server,
@@ -108,6 +109,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopSweeper = startWebhookSweeper(deps);
         stopDigests = startDigestScheduler(deps);
         stopCelebrations = startCelebrationsScheduler(deps);
+        stopMemberSync = startMemberSyncScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -118,6 +120,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       stopSweeper?.();
       stopDigests?.();
       stopCelebrations?.();
+      stopMemberSync?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -62,6 +62,28 @@ export const members = pgTable(
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("members_team_role_idx").on(t.teamId, t.role)],
 );
 
+/**
+ * The member sync of each workspace (one row per workspace): queued or running now, the last run's times, outcome
+ * and counts, and the UTC day whose daily resync was claimed (the claim that makes one instance run it).
+ */
+export const memberSyncs = pgTable("member_syncs", {
+  teamId: text("team_id").primaryKey(),
+  state: text("state", { enum: ["idle", "queued", "running"] })
+    .notNull()
+    .default("idle"),
+  reason: text("reason", { enum: ["install", "daily", "manual"] }),
+  queuedAt: tstz("queued_at"),
+  startedAt: tstz("started_at"),
+  finishedAt: tstz("finished_at"),
+  outcome: text("outcome", { enum: ["ok", "failed"] }),
+  error: text("error"),
+  listed: integer("listed"),
+  added: integer("added"),
+  deactivated: integer("deactivated"),
+  reactivated: integer("reactivated"),
+  dailyDate: date("daily_date", { mode: "string" }),
+});
+
 /** Dashboard sessions. Only the SHA-256 of the cookie value is stored. */
 export const sessions = pgTable(
   "sessions",

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
 import { queueWelcome } from "../email/index.ts";
-import { ensureAdmin } from "../members/index.ts";
+import { ensureAdmin, queueMemberSync, refreshMember, SIGN_IN_LOOKUP_MS } from "../members/index.ts";
 import { restartTiming } from "../schedules/index.ts";
 import { claimNonce, issueLoginToken } from "../session/index.ts";
 import { endWorkspaceAccess } from "./access.ts";
@@ -74,7 +74,7 @@ interface OAuthAccess {
 
 /**
  * Exchanges the code, stores the installation and its installer as admin, queues the member sync and (with e-mail on)
- * the welcome e-mail. Returns the login token.
+ * the welcome e-mail, then reads the installer's Slack profile (users.info). Returns the login token.
  */
 export async function completeInstall(
   deps: Deps,
@@ -129,9 +129,12 @@ export async function completeInstall(
       await restartTiming(tx, teamId, now);
     }
     await ensureAdmin(tx, teamId, userId, now);
-    await deps.queue.enqueue("members.sync", { teamId }, { tx });
+    await queueMemberSync(deps, tx, teamId, "install", now);
     // Once per installation: a second OAuth or a re-authorisation finds the welcome claimed; a reinstall gets one.
     await queueWelcome(deps, tx, { teamId, userId, now, ...(reactivated ? { reinstalledAt: now } : {}) });
   });
+  // The installer's own profile now, so the dashboard they land on shows their name and e-mail; the sync brings
+  // everyone else. A failure here changes nothing: the sync reads them too.
+  await refreshMember(deps, teamId, userId, { deadlineMs: SIGN_IN_LOOKUP_MS });
   return { teamId, userId, loginToken: issueLoginToken(deps, teamId, userId) };
 }

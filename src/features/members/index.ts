@@ -1,4 +1,12 @@
 /** The members feature's public face: other features (and src/mcp, tests, demo, bench) import from here only. */
+export {
+  dailySyncOffsetSeconds,
+  MEMBER_SYNC_TICK_MS,
+  memberSyncTick,
+  queueMemberSync,
+  startMemberSyncScheduler,
+} from "./member-sync.ts";
+export { ensureMember, refreshMember, SIGN_IN_LOOKUP_MS } from "./members.ensure.ts";
 export { memberJobs } from "./members.jobs.ts";
 export { memberListeners } from "./members.listeners.ts";
 export { requireMember, requireMembers } from "./members.refs.ts";

@@ -1,6 +1,5 @@
-import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import type { Deps } from "../../deps.ts";
-import { syncMembers } from "./members.service.ts";
+import { runMemberSync } from "./member-sync.ts";
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
@@ -9,13 +8,5 @@ declare module "../../jobs/queue.ts" {
 }
 
 export function memberJobs(deps: Deps): void {
-  deps.queue.register("members.sync", async ({ teamId }) => {
-    try {
-      const n = await syncMembers(deps, teamId);
-      deps.log.info({ team_id: teamId, job: "members.sync", members: n }, "members synced");
-    } catch (err) {
-      if (err instanceof InstallationGoneError) return;
-      throw err;
-    }
-  });
+  deps.queue.register("members.sync", async ({ teamId }, job) => runMemberSync(deps, teamId, job));
 }

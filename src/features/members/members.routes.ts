@@ -1,8 +1,17 @@
 import { z } from "zod";
-import { adminErrors, errorBody, member, mutationErrors, roleChanged } from "../../contract/index.ts";
+import {
+  adminErrors,
+  errorBody,
+  member,
+  memberSyncQueued,
+  memberSyncStatus,
+  mutationErrors,
+  roleChanged,
+} from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
+import { memberSyncStatus as readSyncStatus, requestMemberSync } from "./member-sync.ts";
 import { changeRole, inviteMember, listMemberViews } from "./members.service.ts";
 
 const SLACK_ID = /^[A-Z0-9]{2,32}$/;
@@ -72,5 +81,34 @@ export function memberRoutes(app: App, deps: Deps): void {
       },
     },
     async (req) => changeRole(deps, requireSession(req).teamId, req.params.user_id, req.body.role),
+  );
+
+  app.get(
+    "/dashboard/api/members/sync",
+    {
+      config: { admin: true },
+      schema: {
+        summary: "When the member sync last ran, how it ended, and whether one is queued or running",
+        response: { 200: memberSyncStatus, ...adminErrors },
+      },
+    },
+    async (req) => readSyncStatus(deps, requireSession(req).teamId),
+  );
+
+  app.post(
+    "/dashboard/api/members/sync",
+    {
+      config: { admin: true },
+      schema: {
+        summary: "Sync members from Slack now (users.list, in the background)",
+        description:
+          "Answers 202 at once. A sync already queued or running is not queued a second time: the answer says so.",
+        response: { 202: memberSyncQueued, ...adminErrors, ...mutationErrors },
+      },
+    },
+    async (req, reply) => {
+      const status = await requestMemberSync(deps, requireSession(req).teamId);
+      return reply.status(202).send({ status });
+    },
   );
 }

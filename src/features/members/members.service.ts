@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound, upstreamFailed } from "../../http/errors.ts";
+import { activeMemberIdsUnchangedSince, deactivateUnchanged, type SyncCounts } from "./member-sync.repo.ts";
 import {
   findMember,
   listMembers,
@@ -8,6 +9,7 @@ import {
   type Role,
   selectActiveMemberIds,
   selectActiveMemberZones,
+  selectMemberStates,
   selectNames,
   selectWorkspaceZones,
   setMemberRole,
@@ -30,15 +32,49 @@ export function presentMember(m: MemberRow): MemberView {
 
 type MemberDeps = Pick<Deps, "db" | "chat" | "clock">;
 
-/** Pages through users.list and stores each page as it arrives, so memory stays flat for big workspaces. */
-export async function syncMembers(deps: MemberDeps, teamId: string): Promise<number> {
+/** Where gone members are looked for and marked inactive, a few hundred ids per statement. */
+const DEACTIVATE_CHUNK = 500;
+
+/**
+ * Pages through users.list and stores each page as it arrives, so memory stays flat for big workspaces (only the
+ * listed user ids are kept, to find who is gone). After a complete pass, active members Slack no longer lists at
+ * all are marked inactive, unless something touched them while the sync ran (a team_join after their page was
+ * read). Deleted users come back in the list with `deleted` and are stored inactive; returning ones active again.
+ */
+export async function syncMembers(deps: MemberDeps, teamId: string): Promise<SyncCounts> {
   const client = await deps.chat.forTeam(teamId, "read");
-  let count = 0;
+  const startedAt = deps.clock.now();
+  const counts: SyncCounts = { listed: 0, added: 0, deactivated: 0, reactivated: 0 };
+  const seen = new Set<string>();
   for await (const people of listSlackPeople(client)) {
+    const before = await selectMemberStates(
+      deps.db,
+      teamId,
+      people.map((p) => p.userId),
+    );
     await upsertPeople(deps.db, teamId, people, deps.clock.now());
-    count += people.length;
+    for (const p of people) {
+      seen.add(p.userId);
+      const was = before.get(p.userId);
+      if (!was) counts.added += 1;
+      else if (was.active && !p.active) counts.deactivated += 1;
+      else if (!was.active && p.active) counts.reactivated += 1;
+    }
+    counts.listed += people.length;
   }
-  return count;
+  // A list with nobody in it is not a workspace everyone left: it deactivates no one.
+  if (seen.size === 0) return counts;
+  const gone = (await activeMemberIdsUnchangedSince(deps.db, teamId, startedAt)).filter((id) => !seen.has(id));
+  for (let i = 0; i < gone.length; i += DEACTIVATE_CHUNK) {
+    counts.deactivated += await deactivateUnchanged(
+      deps.db,
+      teamId,
+      gone.slice(i, i + DEACTIVATE_CHUNK),
+      startedAt,
+      deps.clock.now(),
+    );
+  }
+  return counts;
 }
 
 /** team_join / user_change carry the full user object. */

@@ -7,7 +7,7 @@ import { addressKey, hitRateLimit, peekRateLimit } from "../../http/rate-limit.t
 import type { App } from "../../http/server.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
-import { findMember } from "../members/index.ts";
+import { ensureMember, SIGN_IN_LOOKUP_MS } from "../members/index.ts";
 import { sendDashboardIndex } from "../web/index.ts";
 import { redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";
@@ -61,8 +61,10 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
     const status = GONE.has(result.reason) ? 410 : 400;
     return reply.status(status).type("text/html; charset=utf-8").send(signInHelp(REASONS[result.reason]!));
   }
-  const member = await findMember(deps.db, result.teamId, result.userId);
-  if (!member?.active) return reply.status(403).type("text/html; charset=utf-8").send(signInHelp(REASONS.member!));
+  // Someone the member sync has not reached yet (or marked inactive before they came back) is asked about in Slack
+  // and added when they are an active person of the workspace.
+  const active = await ensureMember(deps, result.teamId, result.userId, { deadlineMs: SIGN_IN_LOOKUP_MS });
+  if (!active) return reply.status(403).type("text/html; charset=utf-8").send(signInHelp(REASONS.member!));
   const now = deps.clock.now();
   const raw = randomToken(32);
   await insertSession(deps.db, {

@@ -10,6 +10,7 @@ import type {
   Me,
   Member,
   MemberProfile,
+  MemberSyncQueued,
   Profile,
   ProfileImportResult,
   Role,
@@ -91,6 +92,15 @@ export function useInviteMember() {
       );
       invalidate(client, keys.members(), keys.stats());
     },
+  });
+}
+
+/** "Sync now": the status query shows it queued at once and follows it until it ends. */
+export function useSyncMembers() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<MemberSyncQueued>("/members/sync", {}),
+    onSuccess: () => invalidate(client, keys.memberSync()),
   });
 }
 

@@ -11,6 +11,7 @@ import type {
   Me,
   Member,
   MemberProfile,
+  MemberSyncStatus,
   Profile,
   Reports,
   Rule,
@@ -38,6 +39,7 @@ export const keys = {
   reports: (params: ReportsParams) => ["reports", params] as const,
   analytics: (days: number) => ["analytics", days] as const,
   members: () => ["members"] as const,
+  memberSync: () => ["members", "sync"] as const,
   channels: () => ["channels"] as const,
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
@@ -100,6 +102,15 @@ export function useAnalytics(days: number) {
 
 export function useMembers() {
   return useQuery({ queryKey: keys.members(), queryFn: get<Member[]>("/members") });
+}
+
+/** The member sync's status; while one is queued or running it is read again every few seconds. */
+export function useMemberSync() {
+  return useQuery({
+    queryKey: keys.memberSync(),
+    queryFn: get<MemberSyncStatus>("/members/sync"),
+    refetchInterval: (q) => (q.state.data && q.state.data.state !== "idle" ? 3_000 : false),
+  });
 }
 
 export function useChannels() {

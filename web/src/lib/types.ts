@@ -25,6 +25,8 @@ export type {
   Member,
   MemberParticipation,
   MemberProfile,
+  MemberSyncQueued,
+  MemberSyncStatus,
   MoodDay,
   ParticipationRow,
   Profile,

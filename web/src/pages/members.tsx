@@ -1,11 +1,13 @@
-import { type FormEvent, useMemo, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
-import { useChangeRole, useInviteMember } from "../lib/mutations.ts";
-import { useMembers } from "../lib/queries.ts";
-import type { Me, Member, Role } from "../lib/types.ts";
+import { formatInstant } from "../lib/format.ts";
+import { useChangeRole, useInviteMember, useSyncMembers } from "../lib/mutations.ts";
+import { keys, useMemberSync, useMembers } from "../lib/queries.ts";
+import type { Me, Member, MemberSyncStatus, Role } from "../lib/types.ts";
 
 const PAGE = 100;
 
@@ -59,6 +61,72 @@ function InviteForm({ onInvited }: { onInvited: (member: Member) => void }) {
   );
 }
 
+const REASONS: Record<NonNullable<MemberSyncStatus["reason"]>, string> = {
+  install: "at install",
+  daily: "daily resync",
+  manual: "started by an admin",
+};
+
+function syncSummary(s: MemberSyncStatus): string {
+  if (s.state === "running") return "Reading the workspace's people from Slack now…";
+  if (s.state === "queued")
+    return s.outcome === "failed" ? "The last try failed; trying again shortly." : "Queued: it starts in a moment.";
+  if (!s.finished_at) return "Not synced yet.";
+  const when = formatInstant(s.finished_at);
+  const why = s.reason ? ` (${REASONS[s.reason]})` : "";
+  if (s.outcome === "failed") return `Last sync failed ${when}${why}: ${s.error ?? "unknown error"}`;
+  const changes = [
+    `${s.listed ?? 0} people in Slack`,
+    `${s.added ?? 0} added`,
+    `${s.deactivated ?? 0} deactivated`,
+    ...(s.reactivated ? [`${s.reactivated} back`] : []),
+  ].join(", ");
+  return `Last synced ${when}${why}: ${changes}.`;
+}
+
+/** When Upbeat last read the workspace's people from Slack, and "Sync now". */
+function SyncPanel() {
+  const status = useMemberSync();
+  const sync = useSyncMembers();
+  const client = useQueryClient();
+  const previous = useRef<MemberSyncStatus["state"] | undefined>(undefined);
+  const state = status.data?.state;
+  useEffect(() => {
+    // A sync that just ended may have changed the list.
+    if (previous.current && previous.current !== "idle" && state === "idle") {
+      void client.invalidateQueries({ queryKey: keys.members(), exact: true });
+    }
+    previous.current = state;
+  }, [state, client]);
+  const busy = sync.isPending || (state !== undefined && state !== "idle");
+  return (
+    <section className="card member-sync" aria-labelledby="member-sync-title">
+      <h2 id="member-sync-title">Sync with Slack</h2>
+      <QueryView query={status} loading="Loading sync status…">
+        {(s) => (
+          <>
+            <p
+              role="status"
+              aria-live="polite"
+              className={s.outcome === "failed" && s.state === "idle" ? "form-error" : undefined}
+            >
+              {syncSummary(s)}
+            </p>
+            <p className="field-help">
+              People who join, leave or change in Slack are updated as it happens; a full resync runs daily (next{" "}
+              {formatInstant(s.next_daily_at)}).
+            </p>
+          </>
+        )}
+      </QueryView>
+      <button type="button" className="button" disabled={busy} onClick={() => sync.mutate()}>
+        {busy ? "Syncing…" : "Sync now"}
+      </button>
+      <FormError error={sync.error} />
+    </section>
+  );
+}
+
 export function MembersPage({ me }: { me: Me }) {
   const members = useMembers();
   const roleChange = useChangeRole();
@@ -99,6 +167,7 @@ export function MembersPage({ me }: { me: Me }) {
   return (
     <>
       <PageHeader title="Members" lead="Who Upbeat knows in this workspace, and who can change settings." />
+      <SyncPanel />
       <InviteForm
         onInvited={(member) => {
           setNotice({ kind: "success", text: `Added ${member.real_name || member.user_id}.` });
