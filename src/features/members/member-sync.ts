@@ -4,6 +4,7 @@ import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
+import { startTicker } from "../../jobs/ticker.ts";
 import {
   findSyncState,
   lockSyncState,
@@ -112,34 +113,7 @@ export async function memberSyncTick(deps: Pick<Deps, "db" | "queue" | "clock">)
 
 /** Runs `memberSyncTick` every minute (just after the minute turns) until stopped; a failed pass is logged. */
 export function startMemberSyncScheduler(deps: Deps): () => void {
-  let running = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const pass = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await memberSyncTick(deps);
-    } catch (err) {
-      deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "member sync check failed");
-    } finally {
-      running = false;
-    }
-  };
-  const schedule = () => {
-    const wait = MEMBER_SYNC_TICK_MS - (Date.now() % MEMBER_SYNC_TICK_MS) + 2_000;
-    timer = setTimeout(() => {
-      void pass().finally(() => {
-        if (!stopped) schedule();
-      });
-    }, wait);
-    timer.unref();
-  };
-  schedule();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return startTicker(deps.log, "member sync check", MEMBER_SYNC_TICK_MS, () => memberSyncTick(deps));
 }
 
 /** What an admin reads about a failure: Slack's error code, or that Slack could not be reached. Nothing personal. */
