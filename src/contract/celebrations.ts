@@ -63,3 +63,8 @@ export const askDatesPreview = z
   .meta({ id: "AskDatesPreview" });
 
 export const askDatesSent = z.object({ sent: z.number().int() }).meta({ id: "AskDatesSent" });
+
+/** The workspace calendar: the zone "today" is counted in everywhere, and the working days. */
+export const workspaceCalendar = z
+  .object({ timezone: z.string(), working_days: z.array(z.enum(CALENDAR_WEEKDAYS)) })
+  .meta({ id: "WorkspaceCalendar" });

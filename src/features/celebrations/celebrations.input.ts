@@ -20,22 +20,32 @@ const DAYS = CALENDAR_WEEKDAYS.join(", ");
 const required = (field: string, what: string) => (iss: { input?: unknown }) =>
   iss.input === undefined ? `${field} is required: ${what}` : `${field} must be ${what}`;
 
+const timezoneField = z
+  .string({ error: required("timezone", "an IANA timezone such as Europe/Paris") })
+  .min(1, "timezone must be an IANA timezone such as Europe/Paris")
+  .max(64, "timezone must be an IANA timezone such as Europe/Paris");
+const workingDaysField = z
+  .array(z.enum(CALENDAR_WEEKDAYS, { error: `working_days must list days among ${DAYS}` }), {
+    error: required("working_days", `an array of days among ${DAYS}`),
+  })
+  .min(1, `working_days must list at least one day among ${DAYS}`)
+  .max(7, `working_days must list each day among ${DAYS} at most once`)
+  .refine((d) => new Set(d).size === d.length, `working_days must list each day among ${DAYS} at most once`);
+
+/** The workspace calendar alone (PUT /dashboard/api/calendar): no channel needed, Celebrations stay as they are. */
+export const calendarInput = z.object(
+  { timezone: timezoneField, working_days: workingDaysField },
+  { error: "Request body must be a JSON object" },
+);
+export type CalendarInput = z.output<typeof calendarInput>;
+
 export const settingsInput = z.object(
   {
     channel_id: z
       .string({ error: required("channel_id", "a Slack channel id such as C0123ABCD") })
       .regex(CHANNEL_ID, "channel_id must be a Slack channel id such as C0123ABCD"),
-    timezone: z
-      .string({ error: required("timezone", "an IANA timezone such as Europe/Paris") })
-      .min(1, "timezone must be an IANA timezone such as Europe/Paris")
-      .max(64, "timezone must be an IANA timezone such as Europe/Paris"),
-    working_days: z
-      .array(z.enum(CALENDAR_WEEKDAYS, { error: `working_days must list days among ${DAYS}` }), {
-        error: required("working_days", `an array of days among ${DAYS}`),
-      })
-      .min(1, `working_days must list at least one day among ${DAYS}`)
-      .max(7, `working_days must list each day among ${DAYS} at most once`)
-      .refine((d) => new Set(d).size === d.length, `working_days must list each day among ${DAYS} at most once`),
+    timezone: timezoneField,
+    working_days: workingDaysField,
     post_time: z
       .string({ error: "post_time must be a time as HH:MM (24-hour)" })
       .regex(POST_TIME, "post_time must be a time as HH:MM (24-hour)")

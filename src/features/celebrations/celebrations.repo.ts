@@ -12,6 +12,11 @@ export const POST_CLAIM_RETENTION_DAYS = 400;
 /** A member is asked for their dates at most this often. */
 export const ASK_INTERVAL_DAYS = 30;
 
+/** Serialises changes of one workspace's settings until the transaction ends (the row may not exist yet). */
+export async function lockSettings(ex: Executor, teamId: string): Promise<void> {
+  await ex.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`upbeat.celebration-settings:${teamId}`}, 0))`);
+}
+
 export async function selectSettings(ex: Executor, teamId: string): Promise<SettingsRow | undefined> {
   const [row] = await ex.select().from(celebrationSettings).where(eq(celebrationSettings.teamId, teamId)).limit(1);
   return row;

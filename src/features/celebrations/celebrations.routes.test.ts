@@ -123,6 +123,45 @@ describe("Celebrations endpoints", async () => {
     }
   });
 
+  it("PUT /calendar saves the zone and working days without a Celebrations channel, and starts no posts", async () => {
+    expect(
+      (await call("PUT", "/dashboard/api/calendar", member, { timezone: "Asia/Tokyo", working_days: ["mon"] }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call("PUT", "/dashboard/api/calendar", undefined, { timezone: "Asia/Tokyo", working_days: ["mon"] }))
+        .statusCode,
+    ).toBe(401);
+    const bad = await call("PUT", "/dashboard/api/calendar", admin, {
+      timezone: "Mars/Olympus",
+      working_days: ["mon"],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe("timezone must be an IANA timezone such as Europe/Paris");
+    const noDays = await call("PUT", "/dashboard/api/calendar", admin, { timezone: "Asia/Tokyo", working_days: [] });
+    expect(noDays.json().error).toMatch(/^working_days must list at least one day/);
+    const res = await call("PUT", "/dashboard/api/calendar", admin, {
+      timezone: "Asia/Tokyo",
+      working_days: ["sat", "mon", "tue", "wed", "thu"],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ timezone: "Asia/Tokyo", working_days: ["mon", "tue", "wed", "thu", "sat"] });
+    expect((await call("GET", `${API}/settings`, member)).json()).toMatchObject({
+      channel_id: null,
+      timezone: "Asia/Tokyo",
+      working_days: ["mon", "tue", "wed", "thu", "sat"],
+    });
+    const [stored] = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from celebration_settings where team_id = ${TEAM}`,
+    );
+    expect(stored!.n).toBe(0);
+    await call("PUT", "/dashboard/api/calendar", admin, {
+      timezone: "UTC",
+      working_days: ["mon", "tue", "wed", "thu", "fri"],
+    });
+  });
+
   it("409s ask-dates until a channel and a timezone are saved", async () => {
     const res = await call("POST", `${API}/ask-dates`, admin);
     expect(res.statusCode).toBe(409);
@@ -157,6 +196,21 @@ describe("Celebrations endpoints", async () => {
     expect((await call("GET", `${API}/settings`, member)).json()).toMatchObject({ ...valid, can_manage: false });
     // Another workspace sees its own (default) settings.
     expect((await call("GET", `${API}/settings`, otherAdmin)).json().channel_id).toBeNull();
+    // Who may read everyone's birthdays is a workspace admin's decision, not a Celebrations admin's.
+    const grant = await call("PUT", `${API}/settings`, celeb, { ...valid, admins: [CELEB, MEMBER] });
+    expect(grant.statusCode).toBe(403);
+    expect(grant.json().error).toBe("admins: only a workspace admin can change who the Celebrations admins are");
+    // Two saves at once, each leaving out what the other changes, both count.
+    const [a, b] = await Promise.all([
+      call("PUT", `${API}/settings`, admin, { ...valid, post_time: "08:15" }),
+      call("PUT", `${API}/settings`, admin, { ...valid, anniversaries: false }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect((await call("GET", `${API}/settings`, member)).json()).toMatchObject({
+      post_time: "08:15",
+      anniversaries: false,
+    });
+    await call("PUT", `${API}/settings`, admin, { ...valid, post_time: "10:30", anniversaries: true });
   });
 
   it("adds, renames, lists and deletes holidays; another workspace's are 404", async () => {

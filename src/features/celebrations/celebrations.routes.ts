@@ -11,12 +11,13 @@ import {
   okBody,
   sessionErrors,
   upcomingCelebration,
+  workspaceCalendar,
 } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { listHolidays } from "../calendar/index.ts";
-import { holidayImportInput, holidayInput, settingsInput } from "./celebrations.input.ts";
+import { calendarInput, holidayImportInput, holidayInput, settingsInput } from "./celebrations.input.ts";
 import {
   addHoliday,
   askDatesPreview,
@@ -26,6 +27,7 @@ import {
   requireManager,
   sendAskDates,
   upcoming,
+  writeCalendar,
   writeSettings,
 } from "./celebrations.service.ts";
 
@@ -66,6 +68,21 @@ export function celebrationRoutes(app: App, deps: Deps): void {
       },
     },
     async (req) => writeSettings(deps, requireSession(req), req.body),
+  );
+
+  app.put(
+    "/dashboard/api/calendar",
+    {
+      onRequest: manager,
+      schema: {
+        summary: "Save the workspace calendar (timezone and working days) without setting up Celebrations",
+        description:
+          "The zone is where 'today' is counted for reports, the feed, MCP, time off and the daily Celebrations post; the working days decide which days Celebrations post on.",
+        body: calendarInput,
+        response: { 200: workspaceCalendar, ...changeErrors },
+      },
+    },
+    async (req) => writeCalendar(deps, requireSession(req).teamId, req.body),
   );
 
   app.get(

@@ -27,10 +27,11 @@ import {
   type Weekday,
   type WorkCalendar,
 } from "./celebrations.dates.ts";
-import { holidayNameProblem, MAX_IMPORT_ROWS, type SettingsInput } from "./celebrations.input.ts";
+import { type CalendarInput, holidayNameProblem, MAX_IMPORT_ROWS, type SettingsInput } from "./celebrations.input.ts";
 import {
   celebratedPeople,
   claimAsks,
+  lockSettings,
   membersToAsk,
   type SettingsRow,
   saveSettings,
@@ -126,7 +127,15 @@ export async function writeSettings(
   await requireChannel(deps, teamId, input.channel_id, "channel_id", { join: true });
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
+    // Two saves at once, each leaving out other optional fields, must not undo each other.
+    await lockSettings(tx, teamId);
     const before = await selectSettings(tx, teamId);
+    const admins = input.admins ? [...new Set(input.admins)] : (before?.admins ?? []);
+    const adminsChanged = JSON.stringify([...admins].sort()) !== JSON.stringify([...(before?.admins ?? [])].sort());
+    // Who may read everyone's birthdays is a workspace admin's decision.
+    if (adminsChanged && session.role !== "admin") {
+      throw forbidden("admins: only a workspace admin can change who the Celebrations admins are");
+    }
     await saveSettings(
       tx,
       {
@@ -135,13 +144,28 @@ export async function writeSettings(
         postTime: input.post_time ?? before?.postTime ?? DEFAULT_POST_TIME,
         birthdays: input.birthdays ?? before?.birthdays ?? true,
         anniversaries: input.anniversaries ?? before?.anniversaries ?? true,
-        admins: input.admins ? [...new Set(input.admins)] : (before?.admins ?? []),
+        admins,
       },
       now,
     );
     await saveCalendar(tx, teamId, { timezone: input.timezone, workingDays: asWeekdays(input.working_days) }, now);
   });
   return readSettings(deps, session);
+}
+
+/** Saves the workspace calendar alone: Celebrations need not be set up (no channel), and stay as they are. */
+export async function writeCalendar(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  input: CalendarInput,
+): Promise<{ timezone: string; working_days: Weekday[] }> {
+  if (!IANAZone.isValidZone(input.timezone)) {
+    throw badRequest("timezone must be an IANA timezone such as Europe/Paris");
+  }
+  const working = asWeekdays(input.working_days);
+  await saveCalendar(deps.db, teamId, { timezone: input.timezone, workingDays: working }, deps.clock.now());
+  const saved = await readCalendar(deps.db, teamId);
+  return { timezone: saved.timezone, working_days: asWeekdays(saved.workingDays) };
 }
 
 // ---- Holidays ---------------------------------------------------------------------------------------

@@ -68,6 +68,16 @@ export function useSaveCelebrationSettings() {
   });
 }
 
+/** The workspace calendar alone: no Celebrations channel needed. */
+export function useSaveCalendar() {
+  const invalidate = useInvalidateAll();
+  return useMutation({
+    mutationFn: (input: { timezone: string; working_days: string[] }) =>
+      api.put<{ timezone: string; working_days: string[] }>("/calendar", input),
+    onSuccess: () => invalidate(),
+  });
+}
+
 export function useSaveHoliday() {
   const invalidate = useInvalidateAll();
   return useMutation({

@@ -7,7 +7,7 @@ import {
   useDeleteHoliday,
   useHolidays,
   useImportHolidays,
-  useSaveCelebrationSettings,
+  useSaveCalendar,
   useSaveHoliday,
 } from "../lib/celebrations.ts";
 import { formatLongDay } from "../lib/format.ts";
@@ -21,22 +21,15 @@ function ZoneForm({
   settings: CelebrationSettings;
   setNotice: (n: NoticeMessage | undefined) => void;
 }) {
-  const save = useSaveCelebrationSettings();
+  const save = useSaveCalendar();
   const [timezone, setTimezone] = useState(settings.timezone);
   const [days, setDays] = useState<string[]>(settings.working_days);
-  const canSave = settings.can_manage && settings.channel_id !== null;
+  const canSave = settings.can_manage;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!settings.channel_id) return;
     if (days.length === 0) return setNotice({ kind: "error", text: "Choose at least one working day." });
-    const { can_react: _r, can_manage: _m, ...rest } = settings;
     save.mutate(
-      {
-        ...rest,
-        channel_id: settings.channel_id,
-        timezone: timezone.trim(),
-        working_days: WEEKDAYS.filter((d) => days.includes(d)),
-      },
+      { timezone: timezone.trim(), working_days: WEEKDAYS.filter((d) => days.includes(d)) },
       {
         onSuccess: () => setNotice({ kind: "success", text: "Calendar saved." }),
         onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
@@ -57,10 +50,6 @@ function ZoneForm({
         <button type="submit" className="button button-primary" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save calendar"}
         </button>
-      ) : settings.can_manage ? (
-        <p className="muted">
-          Save the Celebrations settings (they need a channel) first; then change the calendar here.
-        </p>
       ) : (
         <p className="muted">Only workspace admins and Celebrations admins can change the calendar.</p>
       )}
