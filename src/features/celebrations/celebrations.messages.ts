@@ -17,7 +17,15 @@ function line(c: Celebration, postDate: string): string {
   return `• <@${c.userId}>: ${years}${when}`;
 }
 
-/** The day's post of one kind: everyone celebrated, those on a later (non-working) day with their weekday. */
+/** Characters of people lines one post lists at most: inside Slack's message budget with room for the rest. */
+export const LIST_BUDGET = 8_000;
+/** Characters of one section's text (Slack allows 3,000). */
+const SECTION_BUDGET = 2_900;
+
+/**
+ * The day's post of one kind: everyone celebrated, those on a later (non-working) day with their weekday. A day with
+ * more people than one message holds lists as many as fit, whole lines only, and says how many more there are.
+ */
 export function celebrationMessage(kind: CelebrationKind, postDate: string, people: Celebration[]): ChatMessage {
   const head =
     kind === "birthday"
@@ -25,26 +33,41 @@ export function celebrationMessage(kind: CelebrationKind, postDate: string, peop
         ? "🎂 Happy birthday!"
         : "🎂 Happy birthday to all of you!"
       : "🎉 Happy work anniversary!";
-  const lines = people.map((c) => line(c, postDate));
-  const text = `${head}\n${lines.join("\n")}`;
-  return fitMessage(
-    {
-      text,
-      blocks: [
-        { type: "header", text: { type: "plain_text", text: head, emoji: true } },
-        ...chunk(lines, 20).map((part) => ({
-          type: "section" as const,
-          text: { type: "mrkdwn" as const, text: part.join("\n") },
-        })),
-      ],
-    },
-    { more: (n) => `…and ${n} more` },
-  );
+  const shown: string[] = [];
+  let used = 0;
+  for (const c of people) {
+    const l = line(c, postDate);
+    if (used + l.length + 1 > LIST_BUDGET) break;
+    shown.push(l);
+    used += l.length + 1;
+  }
+  const rest = people.length - shown.length;
+  if (rest > 0) shown.push(`…and ${rest} more ${rest === 1 ? "person" : "people"}: congratulations to all of you!`);
+  const sections = bySize(shown, SECTION_BUDGET).map((part) => ({
+    type: "section" as const,
+    text: { type: "mrkdwn" as const, text: part.join("\n") },
+  }));
+  return fitMessage({
+    text: `${head}\n${shown.join("\n")}`,
+    blocks: [{ type: "header", text: { type: "plain_text", text: head, emoji: true } }, ...sections],
+  });
 }
 
-function chunk<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+/** Lines grouped into runs of at most `budget` characters (joined by newlines), never splitting a line. */
+function bySize(lines: string[], budget: number): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const l of lines) {
+    if (current.length > 0 && size + l.length + 1 > budget) {
+      out.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(l);
+    size += l.length + 1;
+  }
+  if (current.length > 0) out.push(current);
   return out;
 }
 
