@@ -179,6 +179,17 @@ export class JobQueue {
     });
   }
 
+  /** Many jobs of one name in one statement (a fan-out of hundreds); `tx` as for `enqueue`. */
+  async enqueueMany<N extends JobName>(name: N, payloads: JobPayloads[N][], opts: { tx?: Tx } = {}): Promise<void> {
+    if (!this.#handlers.has(name)) throw new Error(`no handler registered for job ${name}`);
+    if (payloads.length === 0) return;
+    await this.#boss.insert(
+      name,
+      payloads.map((data) => ({ data: data as object })),
+      opts.tx ? { db: fromDrizzle(opts.tx as never, sql as never) } : {},
+    );
+  }
+
   /**
    * Runs every job that is ready now, including retries that become ready while draining, until none is left.
    * Tests and the demo use it instead of polling workers; it settles jobs exactly as the workers do.

@@ -139,21 +139,20 @@ export async function membersToAsk(ex: Executor, teamId: string, now: Date): Pro
 }
 
 /**
- * Claims the ask of each of these members, in one statement: a member asked within ASK_INTERVAL_DAYS (by a parallel
- * request, another instance) is not claimed again. Returns the members claimed now.
+ * Claims the ask of every member who is missing dates and was not asked within ASK_INTERVAL_DAYS, in one statement
+ * (a parallel request or another instance claims nobody twice). Returns the members claimed now.
  */
-export async function claimAsks(ex: Executor, teamId: string, userIds: string[], now: Date): Promise<string[]> {
-  if (userIds.length === 0) return [];
-  const since = new Date(now.getTime() - ASK_INTERVAL_DAYS * 86_400_000);
+export async function claimAsks(ex: Executor, teamId: string, now: Date): Promise<string[]> {
+  const since = new Date(now.getTime() - ASK_INTERVAL_DAYS * 86_400_000).toISOString();
   const claimed = await rows<{ user_id: string }>(
     ex,
     sql`insert into celebration_asks (team_id, user_id, asked_at)
-        select ${teamId}, u, ${now.toISOString()}::timestamptz from unnest(${sql.raw("ARRAY[")}${sql.join(
-          userIds.map((u) => sql`${u}`),
-          sql`, `,
-        )}${sql.raw("]::text[]")}) as u
+        select m.team_id, m.user_id, ${now.toISOString()}::timestamptz from members m
+        left join profiles p on p.team_id = m.team_id and p.user_id = m.user_id
+        where m.team_id = ${teamId} and m.active
+          and (p.user_id is null or (p.celebrate and (p.birth_month is null or p.start_date is null)))
         on conflict (team_id, user_id) do update set asked_at = excluded.asked_at
-          where celebration_asks.asked_at <= ${since.toISOString()}::timestamptz
+          where celebration_asks.asked_at <= ${since}::timestamptz
         returning user_id`,
   );
   return claimed.map((r) => r.user_id);

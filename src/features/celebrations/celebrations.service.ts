@@ -338,15 +338,13 @@ export async function sendAskDates(deps: Deps, teamId: string): Promise<{ sent: 
   }
   const now = deps.clock.now();
   const claimed = await deps.db.transaction(async (tx) => {
-    const people = await membersToAsk(tx, teamId, now);
-    const won = await claimAsks(tx, teamId, people, now);
-    for (const userId of won) {
-      await deps.queue.enqueue(
-        "celebrations.ask",
-        { teamId, userId, key: `celebrations:ask:${teamId}:${userId}:${now.toISOString()}` },
-        { tx },
-      );
-    }
+    const won = await claimAsks(tx, teamId, now);
+    const jobs = won.map((userId) => ({
+      teamId,
+      userId,
+      key: `celebrations:ask:${teamId}:${userId}:${now.toISOString()}`,
+    }));
+    await deps.queue.enqueueMany("celebrations.ask", jobs, { tx });
     return won.length;
   });
   return { sent: claimed };
