@@ -1,19 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { setProfile } from "../support/celebrations.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0CELWEB";
 const ADMIN = "U0CWADMIN";
 const CELEB = "U0CWCELEB";
@@ -22,51 +14,25 @@ const BDAY = "U0CWBDAY";
 const BOT = "B0CELWEBBOT";
 
 describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
-  const problems: string[] = [];
-
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Party People", installer: ADMIN });
-    await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
-    await t.addMember(TEAM, CELEB, { realName: "Cy Celebrations" });
-    await t.addMember(TEAM, MEMBER, { realName: "Mo Member" });
-    await t.addMember(TEAM, BDAY, { realName: "Bea Birthday" });
-    for (const u of [ADMIN, CELEB, MEMBER, BDAY]) t.fake.addUser(TEAM, { id: u, name: u.toLowerCase(), real_name: u });
-    // Bea's birthday is in three days (UTC); her start date is set, so she is not asked for dates.
-    const soon = new Date(Date.now() + 3 * 86_400_000);
-    const md = `${String(soon.getUTCMonth() + 1).padStart(2, "0")}-${String(soon.getUTCDate()).padStart(2, "0")}`;
-    await setProfile(t.deps.db, TEAM, BDAY, { birthday: md, startDate: "2020-01-15" });
-    t.fake.addChannel(TEAM, { id: "C0CWPARTY", name: "party", members: [ADMIN, BOT] });
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Party People", installer: ADMIN });
+      await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
+      await t.addMember(TEAM, CELEB, { realName: "Cy Celebrations" });
+      await t.addMember(TEAM, MEMBER, { realName: "Mo Member" });
+      await t.addMember(TEAM, BDAY, { realName: "Bea Birthday" });
+      for (const u of [ADMIN, CELEB, MEMBER, BDAY])
+        t.fake.addUser(TEAM, { id: u, name: u.toLowerCase(), real_name: u });
+      // Bea's birthday is in three days (UTC); her start date is set, so she is not asked for dates.
+      const soon = new Date(Date.now() + 3 * 86_400_000);
+      const md = `${String(soon.getUTCMonth() + 1).padStart(2, "0")}-${String(soon.getUTCDate()).padStart(2, "0")}`;
+      await setProfile(t.deps.db, TEAM, BDAY, { birthday: md, startDate: "2020-01-15" });
+      t.fake.addChannel(TEAM, { id: "C0CWPARTY", name: "party", members: [ADMIN, BOT] });
+    },
   });
+  const { problems } = web;
 
-  async function signedIn(userId: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
-    return page;
-  }
+  const signedIn = (userId: string) => web.signIn(TEAM, userId);
 
   const settings = async () =>
     (
@@ -77,7 +43,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
         timezone: string;
         working_days: string;
       }>(
-        t.deps.db,
+        web.t.deps.db,
         sql`select s.channel_id, s.post_time, s.admins, c.timezone, c.working_days
             from celebration_settings s join workspace_calendars c using (team_id) where s.team_id = ${TEAM}`,
       )
@@ -121,8 +87,8 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await expect.poll(() => page.getByText("3 people are missing a birthday or a start date.").count()).toBe(1);
     await page.getByRole("button", { name: "Ask them in Slack" }).click();
     await expect.poll(() => page.getByText("Asked 3 people.").count(), { timeout: 10_000 }).toBe(1);
-    await t.deps.queue.drain();
-    for (const u of [ADMIN, CELEB, MEMBER]) expect(t.fake.messages(t.fake.dmFor(TEAM, u)), u).toHaveLength(1);
+    await web.t.deps.queue.drain();
+    for (const u of [ADMIN, CELEB, MEMBER]) expect(web.t.fake.messages(web.t.fake.dmFor(TEAM, u)), u).toHaveLength(1);
     await expect.poll(() => page.getByText(/Nobody to ask right now/).count(), { timeout: 10_000 }).toBe(1);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, "celebrations.png"), fullPage: true });
@@ -163,7 +129,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
       .toBe(1);
     expect(await page.getByRole("cell", { name: /invalid: date must be a real date/ }).count()).toBe(1);
     expect(
-      await rows(t.deps.db, sql`select 1 from holidays where team_id = ${TEAM} and date = '2027-12-25'`),
+      await rows(web.t.deps.db, sql`select 1 from holidays where team_id = ${TEAM} and date = '2027-12-25'`),
     ).toHaveLength(0);
     await page.getByRole("button", { name: "Import 1" }).click();
     await expect
@@ -177,7 +143,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await page.getByRole("button", { name: "Delete Eve" }).click();
     await expect.poll(() => list.getByRole("cell", { name: "Eve", exact: true }).count(), { timeout: 10_000 }).toBe(0);
     const stored = await rows<{ date: string; name: string }>(
-      t.deps.db,
+      web.t.deps.db,
       sql`select date::text, name from holidays where team_id = ${TEAM} order by date`,
     );
     expect(stored).toEqual([{ date: "2027-12-25", name: "Christmas, the day" }]);
@@ -189,12 +155,12 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
 
   it("a member reads both pages but cannot change them", async () => {
     const page = await signedIn(MEMBER);
-    await page.goto(`${base}/dashboard/celebrations`);
+    await page.goto(`${web.base}/dashboard/celebrations`);
     await expect.poll(() => page.locator("#celebrations-channel").inputValue(), { timeout: 10_000 }).toBe("C0CWPARTY");
     expect(await page.locator("#celebrations-channel").isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
     expect(await page.getByText("Next 30 days").count()).toBe(0);
-    await page.goto(`${base}/dashboard/calendar`);
+    await page.goto(`${web.base}/dashboard/calendar`);
     await expect
       .poll(() => page.getByRole("cell", { name: "Christmas, the day", exact: true }).count(), { timeout: 10_000 })
       .toBe(1);
@@ -204,10 +170,10 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
 
     // A holiday in the reports' window shows as a holiday day.
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    await t.deps.db.execute(
+    await web.t.deps.db.execute(
       sql`insert into holidays (team_id, date, name) values (${TEAM}, ${yesterday}, 'Founders day')`,
     );
-    await page.goto(`${base}/dashboard/reports`);
+    await page.goto(`${web.base}/dashboard/reports`);
     await expect.poll(() => page.getByText("Founders day").count(), { timeout: 10_000 }).toBe(1);
     expect(await page.locator(".badge", { hasText: "holiday" }).count()).toBe(1);
     await page.close();

@@ -1,20 +1,13 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
 import { DEFAULT_QUESTIONS, TEMPLATES } from "../../src/features/templates/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { CHROMIUM, hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0WEB";
 const ADMIN = "U0WEBADMIN";
 
@@ -25,96 +18,51 @@ if (!hasChromium) {
 }
 
 describe.runIf(hasChromium)("the dashboard in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
-  const problems: string[] = [];
-
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Web Rockets" });
-    t.fake.addChannel(TEAM, { id: "C0WEBSTAND", name: "web-standup", members: [ADMIN, "BT0WEBBOT"] });
-    t.fake.addChannel(TEAM, { id: "C0WEBGNRL", name: "general", members: [ADMIN] });
-    for (const [id, name] of [
-      ["U0WEBANA", "Ana Lima"],
-      ["U0WEBBEN", "Ben Okoro"],
-      ["U0WEBMEM", "Mo Member"],
-    ] as const) {
-      await t.addMember(TEAM, id, { realName: name });
-    }
-    const scheduleId = await createSchedule(t.deps.db, t.clock, {
-      teamId: TEAM,
-      channelId: "C0WEBSTAND",
-      time: "09:00",
-    });
-    const today = new Date().toISOString().slice(0, 10);
-    for (let back = 6; back >= 0; back--) {
-      const date = new Date(Date.now() - back * 86400_000).toISOString().slice(0, 10);
-      await seedRun(t.deps.db, {
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Web Rockets" });
+      t.fake.addChannel(TEAM, { id: "C0WEBSTAND", name: "web-standup", members: [ADMIN, "BT0WEBBOT"] });
+      t.fake.addChannel(TEAM, { id: "C0WEBGNRL", name: "general", members: [ADMIN] });
+      for (const [id, name] of [
+        ["U0WEBANA", "Ana Lima"],
+        ["U0WEBBEN", "Ben Okoro"],
+        ["U0WEBMEM", "Mo Member"],
+      ] as const) {
+        await t.addMember(TEAM, id, { realName: name });
+      }
+      const scheduleId = await createSchedule(t.deps.db, t.clock, {
         teamId: TEAM,
-        scheduleId,
-        date,
-        asked: ["U0WEBANA", "U0WEBBEN", "U0WEBMEM"],
-        answers: {
-          U0WEBANA: {
-            answers: [`Shipped feature ${back}`, "Reviews :tada:", back % 3 === 0 ? "Blocked on review" : "none"],
-            mood: "🙂",
-          },
-          ...(back % 2 === 0 ? { U0WEBBEN: { answers: ["Support, rotation", "Docs", "-"], mood: "😀" } } : {}),
-        },
+        channelId: "C0WEBSTAND",
+        time: "09:00",
       });
-    }
-    expect(today).toMatch(/^\d{4}-/);
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      acceptDownloads: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
-    context.on("page", (page) => watch(page));
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+      const today = new Date().toISOString().slice(0, 10);
+      for (let back = 6; back >= 0; back--) {
+        const date = new Date(Date.now() - back * 86400_000).toISOString().slice(0, 10);
+        await seedRun(t.deps.db, {
+          teamId: TEAM,
+          scheduleId,
+          date,
+          asked: ["U0WEBANA", "U0WEBBEN", "U0WEBMEM"],
+          answers: {
+            U0WEBANA: {
+              answers: [`Shipped feature ${back}`, "Reviews :tada:", back % 3 === 0 ? "Blocked on review" : "none"],
+              mood: "🙂",
+            },
+            ...(back % 2 === 0 ? { U0WEBBEN: { answers: ["Support, rotation", "Docs", "-"], mood: "😀" } } : {}),
+          },
+        });
+      }
+      expect(today).toMatch(/^\d{4}-/);
+    },
+    args: ["--disable-component-update", "--disable-sync"],
+    acceptDownloads: true,
+    watch: { console: true, otherHosts: true },
+    watchEveryPage: true,
   });
+  const { problems } = web;
 
-  function watch(page: Page): void {
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("request", (r) => {
-      if (!r.url().startsWith(base) && !r.url().startsWith("data:"))
-        problems.push(`request to another host: ${r.url()}`);
-    });
-  }
-
-  async function signIn(page: Page, userId: string): Promise<void> {
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
-  }
-
-  async function newPage(): Promise<Page> {
-    const page = await context.newPage();
-    watch(page);
-    return page;
-  }
+  const signIn = (page: Page, userId: string) => web.signIn(TEAM, userId, undefined, { page });
+  const newPage = () => web.newPage();
 
   it("signs in by link and shows the overview with today's answers and rendered charts", async () => {
     const page = await newPage();
@@ -139,7 +87,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
   it("creates a schedule from a template", async () => {
     const page = await newPage();
     await signIn(page, ADMIN);
-    await page.goto(`${base}/dashboard/standups/new`);
+    await page.goto(`${web.base}/dashboard/standups/new`);
     const channel = page.locator("#channel");
     await channel.click();
     await channel.fill("web-standup");
@@ -154,7 +102,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
         async () =>
           (
             await rows<{ questions: string[] }>(
-              t.deps.db,
+              web.t.deps.db,
               sql`select questions from schedules where team_id = ${TEAM} and schedule_time = '10:15' and deleted_at is null`,
             )
           )[0]?.questions,
@@ -167,7 +115,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
   it("downloads the CSV from the reports page", async () => {
     const page = await newPage();
     await signIn(page, ADMIN);
-    await page.goto(`${base}/dashboard/reports`);
+    await page.goto(`${web.base}/dashboard/reports`);
     await expect.poll(() => page.getByText("Shipped feature 0").count(), { timeout: 10_000 }).toBeGreaterThan(0);
     const [download] = await Promise.all([
       page.waitForEvent("download"),
@@ -186,7 +134,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
   it("creates an MCP key, shows it once, and revokes it", async () => {
     const page = await newPage();
     await signIn(page, ADMIN);
-    await page.goto(`${base}/dashboard/ai-access`);
+    await page.goto(`${web.base}/dashboard/ai-access`);
     await page.locator("#key-name").fill("Browser test key");
     await page.getByRole("button", { name: "Create key" }).click();
     await expect.poll(() => page.getByText(/svc_[0-9A-Za-z]{30,}/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -204,7 +152,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
         async () =>
           (
             await rows<{ revoked: boolean }>(
-              t.deps.db,
+              web.t.deps.db,
               sql`select revoked_at is not null as revoked from mcp_keys where team_id = ${TEAM} and name = 'Browser test key'`,
             )
           )[0]?.revoked,
@@ -244,7 +192,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await channel.press("Enter");
     await page.locator("#time").fill("11:45");
     await page.getByRole("button", { name: "Create standup" }).click();
-    await page.waitForURL(`${base}/dashboard/standups`);
+    await page.waitForURL(`${web.base}/dashboard/standups`);
     await expect.poll(() => page.getByText("Created the standup in #general.").count()).toBe(1);
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "#general" }) });
     await expect.poll(() => card.getByText("11:45").count()).toBe(1);
@@ -269,7 +217,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await signIn(page, ADMIN);
     await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBeGreaterThan(0);
     const before = problems.length;
-    await context.clearCookies();
+    await web.context.clearCookies();
     await page.getByRole("link", { name: "Members" }).click();
     await expect.poll(() => page.getByText("Your session has ended. Sign in again.").count()).toBe(1);
     expect(await page.getByRole("heading", { name: "Sign in from Slack" }).count()).toBe(1);
@@ -285,7 +233,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await expect.poll(() => page.getByRole("link", { name: "Reports" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("link", { name: "Members" }).count()).toBe(0);
     expect(await page.getByRole("link", { name: "AI access" }).count()).toBe(0);
-    await page.goto(`${base}/dashboard/members`);
+    await page.goto(`${web.base}/dashboard/members`);
     await expect.poll(() => page.getByRole("heading", { name: "Admins only" }).count()).toBeGreaterThan(0);
     await page.close();
   });

@@ -1,106 +1,71 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
 import { kudos } from "../../src/db/schema.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule } from "../support/factories.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0KWEB";
 const EMPTY_TEAM = "T0KWEMPTY";
 const ADMIN = "U0KWEBADMIN";
 const MEMBER = "U0KWMEM";
 
 describe.runIf(hasChromium)("the Kudos page in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
   let scheduleId = "";
-  const problems: string[] = [];
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Kudos Rockets", installer: ADMIN });
-    await t.installTeam(EMPTY_TEAM, { name: "Quiet Team" });
-    for (const [id, name] of [
-      ["U0KWANA", "Ana Lima"],
-      ["U0KWBEN", "Ben Okoro"],
-      ["U0KWCAT", "Cat Nguyen"],
-      [MEMBER, "Mo Member"],
-    ] as const) {
-      await t.addMember(TEAM, id, { realName: name });
-    }
-    await t.addMember(EMPTY_TEAM, "U0KWQUIET", { realName: "Quiet Person" });
-    t.fake.addChannel(TEAM, { id: "C0KWSTAND", name: "kudos-standup", members: [ADMIN, "B0KWEBBOT"] });
-    scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0KWSTAND", time: "09:00" });
-    const now = Date.now();
-    let seq = 0;
-    const give = (from: string, to: string, daysAgo: number, message: string) =>
-      t.deps.db.insert(kudos).values({
-        teamId: TEAM,
-        fromUser: from,
-        toUser: to,
-        message,
-        channelId: "C0KWGNRL",
-        source: "message",
-        sourceKey: `msg:C0KWGNRL:${++seq}`,
-        givenOn: new Date(now - daysAgo * 86400_000).toISOString().slice(0, 10),
-        createdAt: new Date(now - daysAgo * 86400_000 - seq * 1000),
-      });
-    await give("U0KWANA", "U0KWBEN", 0, "<@U0KWBEN> kudos for the demo :tada: & the <https://example.com/notes|notes>");
-    await give("U0KWCAT", "U0KWBEN", 1, "<@U0KWBEN> ++");
-    await give("U0KWBEN", "U0KWANA", 2, "thanks for <script>alert(1)</script> reviewing");
-    await give("U0KWANA", "U0KWCAT", 20, "kudos <@U0KWCAT> for the launch");
-    await give("U0KWBEN", "U0KWCAT", 21, "kudos <@U0KWCAT> again");
-    await give("U0KWANA", "U0KWCAT", 22, "and again, <@U0KWCAT> ++");
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Kudos Rockets", installer: ADMIN });
+      await t.installTeam(EMPTY_TEAM, { name: "Quiet Team" });
+      for (const [id, name] of [
+        ["U0KWANA", "Ana Lima"],
+        ["U0KWBEN", "Ben Okoro"],
+        ["U0KWCAT", "Cat Nguyen"],
+        [MEMBER, "Mo Member"],
+      ] as const) {
+        await t.addMember(TEAM, id, { realName: name });
+      }
+      await t.addMember(EMPTY_TEAM, "U0KWQUIET", { realName: "Quiet Person" });
+      t.fake.addChannel(TEAM, { id: "C0KWSTAND", name: "kudos-standup", members: [ADMIN, "B0KWEBBOT"] });
+      scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0KWSTAND", time: "09:00" });
+      const now = Date.now();
+      let seq = 0;
+      const give = (from: string, to: string, daysAgo: number, message: string) =>
+        t.deps.db.insert(kudos).values({
+          teamId: TEAM,
+          fromUser: from,
+          toUser: to,
+          message,
+          channelId: "C0KWGNRL",
+          source: "message",
+          sourceKey: `msg:C0KWGNRL:${++seq}`,
+          givenOn: new Date(now - daysAgo * 86400_000).toISOString().slice(0, 10),
+          createdAt: new Date(now - daysAgo * 86400_000 - seq * 1000),
+        });
+      await give(
+        "U0KWANA",
+        "U0KWBEN",
+        0,
+        "<@U0KWBEN> kudos for the demo :tada: & the <https://example.com/notes|notes>",
+      );
+      await give("U0KWCAT", "U0KWBEN", 1, "<@U0KWBEN> ++");
+      await give("U0KWBEN", "U0KWANA", 2, "thanks for <script>alert(1)</script> reviewing");
+      await give("U0KWANA", "U0KWCAT", 20, "kudos <@U0KWCAT> for the launch");
+      await give("U0KWBEN", "U0KWCAT", 21, "kudos <@U0KWCAT> again");
+      await give("U0KWANA", "U0KWCAT", 22, "and again, <@U0KWCAT> ++");
+    },
+    watch: { console: true, dialogs: true },
   });
+  const { problems } = web;
 
-  async function signedIn(teamId: string, userId: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("dialog", (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, teamId, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
-    return page;
-  }
+  const signedIn = (teamId: string, userId: string) => web.signIn(teamId, userId);
 
   it("a member opens Kudos from the menu: the leaderboard for a period and the recent kudos, newest first", async () => {
     const page = await signedIn(TEAM, MEMBER);
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Kudos" }).click();
-    await page.waitForURL(`${base}/dashboard/kudos`);
+    await page.waitForURL(`${web.base}/dashboard/kudos`);
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "Kudos" }).count()).toBe(1);
     expect(await page.title()).toBe("Kudos · Upbeat");
 
@@ -139,7 +104,7 @@ describe.runIf(hasChromium)("the Kudos page in a real browser", () => {
 
   it("shows empty states when there are no kudos", async () => {
     const page = await signedIn(EMPTY_TEAM, "U0KWQUIET");
-    await page.goto(`${base}/dashboard/kudos`);
+    await page.goto(`${web.base}/dashboard/kudos`);
     await expect.poll(() => page.getByText("No kudos in the last 30 days").count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => page.getByText("No kudos yet").count()).toBe(1);
     expect(await page.getByText("/upbeat kudos @someone").count()).toBe(1);
@@ -149,17 +114,17 @@ describe.runIf(hasChromium)("the Kudos page in a real browser", () => {
 
   it("an admin switches a standup's shout-out on in the editor", async () => {
     const page = await signedIn(TEAM, ADMIN);
-    await page.goto(`${base}/dashboard/standups/${scheduleId}`);
+    await page.goto(`${web.base}/dashboard/standups/${scheduleId}`);
     const box = page.getByLabel("Add a shout-out to the answer form");
     await expect.poll(() => box.count(), { timeout: 10_000 }).toBe(1);
     expect(await box.isChecked()).toBe(false);
     await box.check();
     await page.getByRole("button", { name: "Save changes" }).click();
-    await page.waitForURL(`${base}/dashboard/standups`);
+    await page.waitForURL(`${web.base}/dashboard/standups`);
     const stored = () =>
-      rows<{ kudos_field: boolean }>(t.deps.db, sql`select kudos_field from schedules where id = ${scheduleId}`);
+      rows<{ kudos_field: boolean }>(web.t.deps.db, sql`select kudos_field from schedules where id = ${scheduleId}`);
     await expect.poll(stored).toEqual([{ kudos_field: true }]);
-    await page.goto(`${base}/dashboard/standups/${scheduleId}`);
+    await page.goto(`${web.base}/dashboard/standups/${scheduleId}`);
     await expect.poll(() => page.getByLabel("Add a shout-out to the answer form").isChecked()).toBe(true);
     await page.close();
     expect(problems).toEqual([]);

@@ -1,65 +1,30 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0PROFWEB";
 const ADMIN = "U0PROFWEBADMIN";
 const MEMBER = "U0PROFWEBMEM";
 const OTHER = "U0PROFWEBOTHER";
 
 describe.runIf(hasChromium)("the profile pages in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let dir = "";
-  const problems: string[] = [];
-
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Profile Rockets", installer: ADMIN });
-    await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin", email: "ada@prof.test" });
-    await t.addMember(TEAM, MEMBER, { realName: "Mo Member", email: "mo@prof.test" });
-    await t.addMember(TEAM, OTHER, { realName: "Olga Other", email: "olga@prof.test" });
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    dir = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Profile Rockets", installer: ADMIN });
+      await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin", email: "ada@prof.test" });
+      await t.addMember(TEAM, MEMBER, { realName: "Mo Member", email: "mo@prof.test" });
+      await t.addMember(TEAM, OTHER, { realName: "Olga Other", email: "olga@prof.test" });
+    },
   });
+  const { problems } = web;
 
-  async function signedIn(userId: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
-    return page;
-  }
+  const signedIn = (userId: string) => web.signIn(TEAM, userId);
   const profileOf = (userId: string) =>
     rows<Record<string, unknown>>(
-      t.deps.db,
+      web.t.deps.db,
       sql`select birth_month, birth_day, role, celebrate, set_by_admin from profiles
           where team_id = ${TEAM} and user_id = ${userId}`,
     ).then((r) => r[0]);

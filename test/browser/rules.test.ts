@@ -1,19 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule } from "../support/factories.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0RULWEB";
 const ADMIN = "U0RWADMIN";
 const LEAD = "U0RWLEAD";
@@ -30,54 +22,28 @@ interface RuleDb {
 }
 
 describe.runIf(hasChromium)("the Rules page in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
   let scheduleId = "";
-  const problems: string[] = [];
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Rule Rockets", installer: ADMIN });
-    await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
-    await t.addMember(TEAM, LEAD, { role: "admin", realName: "Lea Lead" });
-    await t.addMember(TEAM, MEMBER, { realName: "Mo Member" });
-    t.fake.addChannel(TEAM, { id: "C0RWSTAND", name: "daily", members: [ADMIN, LEAD, MEMBER, BOT] });
-    t.fake.addChannel(TEAM, { id: "C0RWALERT", name: "alerts", members: [ADMIN, BOT] });
-    t.fake.addChannel(TEAM, { id: "C0RWOUT", name: "random", members: [ADMIN] });
-    scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0RWSTAND", time: "09:00" });
-    await t.deps.db.execute(sql`update schedules set name = 'Daily sync' where id = ${scheduleId}`);
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Rule Rockets", installer: ADMIN });
+      await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
+      await t.addMember(TEAM, LEAD, { role: "admin", realName: "Lea Lead" });
+      await t.addMember(TEAM, MEMBER, { realName: "Mo Member" });
+      t.fake.addChannel(TEAM, { id: "C0RWSTAND", name: "daily", members: [ADMIN, LEAD, MEMBER, BOT] });
+      t.fake.addChannel(TEAM, { id: "C0RWALERT", name: "alerts", members: [ADMIN, BOT] });
+      t.fake.addChannel(TEAM, { id: "C0RWOUT", name: "random", members: [ADMIN] });
+      scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0RWSTAND", time: "09:00" });
+      await t.deps.db.execute(sql`update schedules set name = 'Daily sync' where id = ${scheduleId}`);
+    },
   });
+  const { problems } = web;
 
-  async function signedIn(userId: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
-    return page;
-  }
+  const signedIn = (userId: string) => web.signIn(TEAM, userId);
 
   const stored = () =>
     rows<RuleDb>(
-      t.deps.db,
+      web.t.deps.db,
       sql`select trigger, trigger_threshold, action, action_target, schedule_id, active from rules
           where team_id = ${TEAM} order by id`,
     );
@@ -91,7 +57,7 @@ describe.runIf(hasChromium)("the Rules page in a real browser", () => {
     await expect.poll(() => page.getByText("No rules yet").count(), { timeout: 10_000 }).toBe(1);
 
     // Participation below 50 % in the Daily sync, posted in a channel the app may not join: the server says why.
-    t.fake.fail("conversations.join", { error: "restricted_action" });
+    web.t.fake.fail("conversations.join", { error: "restricted_action" });
     await page.locator("#rule-trigger").selectOption("participation_below");
     expect(await page.locator("#rule-threshold").inputValue()).toBe("60");
     await page.locator("#rule-threshold").fill("50");
@@ -179,7 +145,7 @@ describe.runIf(hasChromium)("the Rules page in a real browser", () => {
     const page = await signedIn(MEMBER);
     await expect.poll(() => page.getByRole("link", { name: "Standups", exact: true }).count()).toBe(1);
     expect(await page.getByRole("link", { name: "Rules", exact: true }).count()).toBe(0);
-    await page.goto(`${base}/dashboard/rules`);
+    await page.goto(`${web.base}/dashboard/rules`);
     await expect.poll(() => page.getByRole("heading", { name: "Admins only" }).count(), { timeout: 10_000 }).toBe(1);
     await page.close();
     expect(problems).toEqual([]);

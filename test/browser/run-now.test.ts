@@ -1,61 +1,31 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule } from "../support/factories.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0RUNWEB";
 const ADMIN = "U0RUNWEBADMIN";
 
 describe.runIf(hasChromium)("Run now in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
   let scheduleId = "";
-  const problems: string[] = [];
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Run Rockets" });
-    const people = ["U0RWANA", "U0RWBEN", "U0RWCAT"];
-    for (const u of people) await t.addMember(TEAM, u, { realName: u });
-    t.fake.addChannel(TEAM, { id: "C0RUNWEB", name: "run-web", members: [...people, "BT0RUNWEBBOT"] });
-    scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0RUNWEB", time: "09:00" });
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Run Rockets" });
+      const people = ["U0RWANA", "U0RWBEN", "U0RWCAT"];
+      for (const u of people) await t.addMember(TEAM, u, { realName: u });
+      t.fake.addChannel(TEAM, { id: "C0RUNWEB", name: "run-web", members: [...people, "BT0RUNWEBBOT"] });
+      scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0RUNWEB", time: "09:00" });
+    },
   });
+  const { problems } = web;
 
   async function adminPage(): Promise<Page> {
-    const page = await context.newPage();
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, ADMIN))}`);
-    await page.waitForURL(`${base}/dashboard`);
+    const page = await web.signIn(TEAM, ADMIN);
     await page.getByRole("link", { name: "Standups", exact: true }).click();
     return page;
   }
@@ -80,7 +50,7 @@ describe.runIf(hasChromium)("Run now in a real browser", () => {
     expect(await page.getByText("already has an active standup").count()).toBe(0);
 
     // A second standup in the same channel is allowed, with a warning.
-    await page.goto(`${base}/dashboard/standups/new`);
+    await page.goto(`${web.base}/dashboard/standups/new`);
     const channel = page.locator("#channel");
     await channel.click();
     await channel.fill("run-web");
@@ -107,7 +77,7 @@ describe.runIf(hasChromium)("Run now in a real browser", () => {
       .toBe(1);
     expect(await dialog.isVisible()).toBe(false);
     const runs = () =>
-      rows<{ trigger: string }>(t.deps.db, sql`select trigger from standup_runs where schedule_id = ${scheduleId}`);
+      rows<{ trigger: string }>(web.t.deps.db, sql`select trigger from standup_runs where schedule_id = ${scheduleId}`);
     expect(await runs()).toEqual([{ trigger: "manual" }]);
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "#run-web standup" }) });
     await expect.poll(() => card.getByText(/\(run now\)/).count(), { timeout: 10_000 }).toBe(1);

@@ -1,67 +1,37 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0OFFWEB";
 const ADMIN = "U0OFFWEBADMIN";
 const ANA = "U0OFFWEBANA";
 
 describe.runIf(hasChromium)("the Time off page in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
-  const problems: string[] = [];
   // The server's clock is the real one (the browser drops a session cookie that expired by its own clock).
   const day = (n: number) => DateTime.utc().plus({ days: n }).toISODate()!;
   const stored = () =>
     rows<{ user_id: string; start_date: string; end_date: string; reason: string; created_by: string }>(
-      t.deps.db,
+      web.t.deps.db,
       sql`select user_id, start_date::text, end_date::text, reason, created_by from time_off where team_id = ${TEAM}
           order by user_id, start_date`,
     );
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "Away Rockets", installer: ADMIN });
-    await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
-    await t.addMember(TEAM, ANA, { realName: "Ana Away" });
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Away Rockets", installer: ADMIN });
+      await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Ada Admin" });
+      await t.addMember(TEAM, ANA, { realName: "Ana Away" });
+    },
   });
+  const { problems } = web;
 
   async function signedIn(userId: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
+    const page = await web.signIn(TEAM, userId);
     await page.getByRole("link", { name: "Time off", exact: true }).click();
     await expect.poll(() => page.getByRole("heading", { name: "Add time off" }).count(), { timeout: 10_000 }).toBe(1);
     return page;
@@ -95,7 +65,7 @@ describe.runIf(hasChromium)("the Time off page in a real browser", () => {
   });
 
   it("a member sees only their own, adds the next days (merged into one range) and removes it", async () => {
-    await t.deps.db.execute(
+    await web.t.deps.db.execute(
       sql`insert into time_off (team_id, user_id, start_date, end_date, reason, created_by, created_at, updated_at)
           values (${TEAM}, ${ADMIN}, ${day(3)}, ${day(4)}, '', ${ADMIN}, now(), now())`,
     );

@@ -1,19 +1,12 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { responses, runParticipants, schedules, standupRuns } from "../../src/db/schema.ts";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0VUE";
 const ADMIN = "U0VUEADMIN";
 const ALPHA_PEOPLE = 40;
@@ -21,17 +14,12 @@ const member = (n: number) => `U0VM${String(n).padStart(3, "0")}`;
 const memberName = (n: number) => `Member ${String(n).padStart(2, "0")}`;
 
 describe.runIf(hasChromium)("views per standup in a real browser", () => {
-  let t: TestApp;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
   let beta = "";
-  const problems: string[] = [];
 
   /** Today's run, still open until the end of the day, with some answers so far. */
   async function openRun(scheduleId: string, date: string, asked: number[], answers: Record<number, string>) {
     const startsAt = new Date(`${date}T00:05:00Z`);
-    const [run] = await t.deps.db
+    const [run] = await web.t.deps.db
       .insert(standupRuns)
       .values({
         teamId: TEAM,
@@ -47,7 +35,7 @@ describe.runIf(hasChromium)("views per standup in a real browser", () => {
         createdAt: startsAt,
       })
       .returning({ id: standupRuns.id });
-    await t.deps.db.insert(runParticipants).values(
+    await web.t.deps.db.insert(runParticipants).values(
       asked.map((n) => ({
         runId: run!.id,
         userId: member(n),
@@ -57,7 +45,7 @@ describe.runIf(hasChromium)("views per standup in a real browser", () => {
       })),
     );
     for (const [n, text] of Object.entries(answers)) {
-      await t.deps.db.insert(responses).values({
+      await web.t.deps.db.insert(responses).values({
         teamId: TEAM,
         scheduleId,
         runId: run!.id,
@@ -72,70 +60,50 @@ describe.runIf(hasChromium)("views per standup in a real browser", () => {
     }
   }
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    t = await createTestApp({ clock: new ManualClock(new Date()) });
-    await t.installTeam(TEAM, { name: "View Rockets" });
-    t.fake.addChannel(TEAM, { id: "C0VUEALPHA", name: "alpha-team", members: [ADMIN] });
-    t.fake.addChannel(TEAM, { id: "C0VUEBETA", name: "beta-team", members: [ADMIN] });
-    for (let n = 1; n <= ALPHA_PEOPLE; n++) await t.addMember(TEAM, member(n), { realName: memberName(n) });
-    const alpha = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0VUEALPHA", time: "00:05" });
-    beta = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0VUEBETA", time: "00:05" });
-    await t.deps.db.update(schedules).set({ name: "Alpha sync" }).where(eq(schedules.id, alpha));
-    const everyone = Array.from({ length: ALPHA_PEOPLE }, (_, i) => i + 1);
-    const dayBack = (back: number) => new Date(Date.now() - back * 86400_000).toISOString().slice(0, 10);
-    // Six past days: everyone answers Alpha (240 answers), members 1–3 answer Beta (18).
-    for (let back = 6; back >= 1; back--) {
-      await seedRun(t.deps.db, {
-        teamId: TEAM,
-        scheduleId: alpha,
-        date: dayBack(back),
-        asked: everyone.map(member),
-        answers: Object.fromEntries(
-          everyone.map((n) => [member(n), { answers: [`Alpha work ${back}`, `Alpha plan ${n}`, "none"] as const }]),
-        ) as Parameters<typeof seedRun>[1]["answers"],
-      });
-      await seedRun(t.deps.db, {
-        teamId: TEAM,
-        scheduleId: beta,
-        date: dayBack(back),
-        asked: [member(1), member(2), member(3)],
-        answers: Object.fromEntries(
-          [1, 2, 3].map((n) => [member(n), { answers: [`Beta work ${back}`, `Beta plan ${n}`, "none"] as const }]),
-        ) as Parameters<typeof seedRun>[1]["answers"],
-      });
-    }
-    // Today, both still open: three Alpha answers so far, one Beta answer (about kubernetes).
-    await openRun(alpha, dayBack(0), everyone, { 1: "Alpha today 1", 2: "Alpha today 2", 3: "Alpha today 3" });
-    await openRun(beta, dayBack(0), [4, 5], { 4: "Upgrade the kubernetes cluster" });
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync", "--no-first-run"],
-    });
-  }, 180_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "View Rockets" });
+      t.fake.addChannel(TEAM, { id: "C0VUEALPHA", name: "alpha-team", members: [ADMIN] });
+      t.fake.addChannel(TEAM, { id: "C0VUEBETA", name: "beta-team", members: [ADMIN] });
+      for (let n = 1; n <= ALPHA_PEOPLE; n++) await t.addMember(TEAM, member(n), { realName: memberName(n) });
+      const alpha = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0VUEALPHA", time: "00:05" });
+      beta = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0VUEBETA", time: "00:05" });
+      await t.deps.db.update(schedules).set({ name: "Alpha sync" }).where(eq(schedules.id, alpha));
+      const everyone = Array.from({ length: ALPHA_PEOPLE }, (_, i) => i + 1);
+      const dayBack = (back: number) => new Date(Date.now() - back * 86400_000).toISOString().slice(0, 10);
+      // Six past days: everyone answers Alpha (240 answers), members 1–3 answer Beta (18).
+      for (let back = 6; back >= 1; back--) {
+        await seedRun(t.deps.db, {
+          teamId: TEAM,
+          scheduleId: alpha,
+          date: dayBack(back),
+          asked: everyone.map(member),
+          answers: Object.fromEntries(
+            everyone.map((n) => [member(n), { answers: [`Alpha work ${back}`, `Alpha plan ${n}`, "none"] as const }]),
+          ) as Parameters<typeof seedRun>[1]["answers"],
+        });
+        await seedRun(t.deps.db, {
+          teamId: TEAM,
+          scheduleId: beta,
+          date: dayBack(back),
+          asked: [member(1), member(2), member(3)],
+          answers: Object.fromEntries(
+            [1, 2, 3].map((n) => [member(n), { answers: [`Beta work ${back}`, `Beta plan ${n}`, "none"] as const }]),
+          ) as Parameters<typeof seedRun>[1]["answers"],
+        });
+      }
+      // Today, both still open: three Alpha answers so far, one Beta answer (about kubernetes).
+      await openRun(alpha, dayBack(0), everyone, { 1: "Alpha today 1", 2: "Alpha today 2", 3: "Alpha today 3" });
+      await openRun(beta, dayBack(0), [4, 5], { 4: "Upgrade the kubernetes cluster" });
+    },
+    args: ["--disable-sync"],
+    watch: { console: true },
+    timeout: 180_000,
   });
+  const { problems } = web;
 
   async function signedInPage(path: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, ADMIN))}`);
-    await page.waitForURL(`${base}/dashboard`);
-    if (path !== "/") await page.goto(`${base}/dashboard${path}`);
-    return page;
+    return web.signIn(TEAM, ADMIN, path === "/" ? undefined : `/dashboard${path}`);
   }
 
   const cards = (page: Page) => page.locator("article.answer");

@@ -1,76 +1,39 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueLoginToken } from "../../src/features/session/index.ts";
-import { ManualClock } from "../../src/lib/clock.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { describe, expect, it } from "vitest";
+import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { startReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const OUTPUT = join(process.cwd(), "test-output");
 const TEAM = "T0HOOKWEB";
 const ADMIN = "U0HOOKWEBADMIN";
 const MEMBER = "U0HOOKWEBMEMBER";
 
 describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
-  let t: TestApp;
   let receiver: WebhookReceiver;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
   let secret = "";
-  const problems: string[] = [];
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
-    receiver = await startReceiver(() => ({ status: 204 }));
-    t = await createTestApp({
-      clock: new ManualClock(new Date()),
-      env: { WEBHOOK_ALLOW_PRIVATE: "true" },
-      outbound: { allowPlainHttp: true },
-    });
-    await t.installTeam(TEAM, { name: "Hook Rockets", installer: ADMIN });
-    await t.addMember(TEAM, MEMBER);
-    await t.app.server.listen({ port: 0, host: "127.0.0.1" });
-    const address = t.app.server.server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "upbeat-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
-  }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await t?.close();
-    await receiver?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+  const web = useBrowser({
+    before: async () => {
+      receiver = await startReceiver(() => ({ status: 204 }));
+    },
+    app: { env: { WEBHOOK_ALLOW_PRIVATE: "true" }, outbound: { allowPlainHttp: true } },
+    seed: async (t) => {
+      await t.installTeam(TEAM, { name: "Hook Rockets", installer: ADMIN });
+      await t.addMember(TEAM, MEMBER);
+    },
+    ready: async ({ context, base }) => {
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+    },
+    cleanup: async () => {
+      await receiver?.close();
+    },
+    // A refused form submission logs its 400 as a failed resource load; that is the test, not a problem.
+    watch: { console: (text) => !text.includes("400"), notFound: true },
   });
-
-  async function signedIn(userId: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("response", (r) => {
-      if (r.status() === 404) problems.push(`404: ${r.url()}`);
-    });
-    page.on("console", (m) => {
-      // A refused form submission logs its 400 as a failed resource load; that is the test, not a problem.
-      if (m.type() === "error" && !m.text().includes("400")) problems.push(`console: ${m.text()}`);
-    });
-    await page.goto(`${base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(t.deps, TEAM, userId))}`);
-    await page.waitForURL(`${base}/dashboard`);
-    return page;
-  }
+  const { problems } = web;
+  const signedIn = (userId: string) => web.signIn(TEAM, userId);
 
   it("an admin adds an endpoint and sees its secret once, with a copy button and a warning", async () => {
     const page = await signedIn(ADMIN);
@@ -113,7 +76,7 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
 
   it("Send test queues a delivery; the log shows it pending, then delivered; the receiver can verify it", async () => {
     const page = await signedIn(ADMIN);
-    await page.goto(`${base}/dashboard/webhooks`);
+    await page.goto(`${web.base}/dashboard/webhooks`);
     const card = page.locator("li.webhook").filter({ hasText: `${receiver.origin}/in` });
     await card.getByRole("button", { name: "Send test" }).click();
     await page.getByText("Test delivery queued").waitFor();
@@ -121,7 +84,7 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
     await log.locator('tr[data-status="pending"]').waitFor();
     expect(await log.locator("tbody tr").first().textContent()).toContain("webhook.test");
 
-    await t.deps.queue.drain();
+    await web.t.deps.queue.drain();
     // The log refreshes by itself while a delivery is pending.
     await log.locator('tr[data-status="delivered"]').waitFor({ timeout: 15_000 });
     expect(await log.locator("tbody tr").first().textContent()).toContain("HTTP 204");
@@ -138,18 +101,18 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
   });
 
   it("a disabled endpoint says why and offers no test", async () => {
-    const res = await t.inject({
+    const res = await web.t.inject({
       method: "POST",
       url: "/dashboard/api/webhooks",
-      headers: { cookie: await t.signIn(TEAM, ADMIN), "content-type": "application/json" },
+      headers: { cookie: await web.t.signIn(TEAM, ADMIN), "content-type": "application/json" },
       payload: JSON.stringify({ url: `${receiver.origin}/gone` }),
     });
     const { id } = res.json() as { id: number };
-    await t.deps.db.execute(
+    await web.t.deps.db.execute(
       sql`update webhook_endpoints set disabled_at = now(), disabled_reason = 'gone' where id = ${id}`,
     );
     const page = await signedIn(ADMIN);
-    await page.goto(`${base}/dashboard/webhooks`);
+    await page.goto(`${web.base}/dashboard/webhooks`);
     const card = page.locator("li.webhook").filter({ hasText: `${receiver.origin}/gone` });
     await card.waitFor();
     expect(await card.locator(".badge").textContent()).toBe("Disabled");
@@ -160,7 +123,7 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
 
   it("delete asks first, then the endpoint is gone", async () => {
     const page = await signedIn(ADMIN);
-    await page.goto(`${base}/dashboard/webhooks`);
+    await page.goto(`${web.base}/dashboard/webhooks`);
     const card = page.locator("li.webhook").filter({ hasText: `${receiver.origin}/in` });
     await card.getByRole("button", { name: /^Delete/ }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this endpoint?" });
@@ -171,10 +134,10 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
     await dialog.getByRole("button", { name: "Delete endpoint" }).click();
     await page.getByText(`Deleted ${receiver.origin}/in`).waitFor();
     expect(await card.count()).toBe(0);
-    const listed = await t.inject({
+    const listed = await web.t.inject({
       method: "GET",
       url: "/dashboard/api/webhooks",
-      headers: { cookie: await t.signIn(TEAM, ADMIN) },
+      headers: { cookie: await web.t.signIn(TEAM, ADMIN) },
     });
     expect((listed.json() as { url: string }[]).map((e) => e.url)).toEqual([`${receiver.origin}/gone`]);
     await page.close();
@@ -183,7 +146,7 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
   it("members have no Webhooks entry and the page is for admins only", async () => {
     const page = await signedIn(MEMBER);
     expect(await page.getByRole("link", { name: "Webhooks" }).count()).toBe(0);
-    await page.goto(`${base}/dashboard/webhooks`);
+    await page.goto(`${web.base}/dashboard/webhooks`);
     await page.getByRole("heading", { name: "Admins only" }).waitFor();
     await page.close();
     expect(problems).toEqual([]);
