@@ -2,6 +2,7 @@ import type { RunStarted } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { conflict } from "../../http/errors.ts";
 import { findSchedule, localDateOf, participantsByChannel } from "../schedules/index.ts";
+import { selectAwayOn } from "../time-off/index.ts";
 import { remindAtFor } from "./run-rules.ts";
 import { claimRun } from "./runs.repo.ts";
 import { closesAtFor } from "./scheduler.ts";
@@ -41,13 +42,15 @@ export async function runNow(deps: Deps, teamId: string, scheduleId: string): Pr
   if (runId === undefined) {
     throw conflict(`Today's run of this standup (${localDate}) already exists: a standup runs at most once a day`);
   }
-  const participants = await participantsByChannel(deps, teamId, [s.channelId]);
+  const people = (await participantsByChannel(deps, teamId, [s.channelId])).get(s.channelId) ?? [];
+  // Those away today are not asked (the fan-out leaves them out too).
+  const away = await selectAwayOn(deps.db, teamId, people, localDate);
   deps.log.info({ team_id: teamId, schedule_id: s.id, run_id: runId, local_date: localDate }, "standup run now");
   return {
     run_id: runId,
     schedule_id: s.id,
     local_date: localDate,
     trigger: "manual",
-    asked: participants.get(s.channelId)?.length ?? 0,
+    asked: people.filter((u) => !away.has(u)).length,
   };
 }
