@@ -45,6 +45,37 @@ describe("the daily Celebrations post", async () => {
     return t.fake.messages(channel).slice(before);
   };
 
+  it("settings saved after the day's post time post nothing that day: the first post is the next one", async () => {
+    const late = "T0CELLATE";
+    t.clock.set("2026-11-26T14:00:00Z"); // Thursday, 15:00 in Paris: past 09:00
+    const { channel: lateChannel, cookie } = await setUpCelebrations(t, late, { timezone: "Europe/Paris" });
+    await t.addMember(late, "U0CELLATEBDAY");
+    await setProfile(t.deps.db, late, "U0CELLATEBDAY", { birthday: "11-26" });
+    t.clock.set("2026-11-26T14:01:00Z");
+    await celebrationsTick(t.deps);
+    await t.deps.queue.drain();
+    expect(t.fake.messages(lateChannel)).toHaveLength(0);
+    // Moving the post time later that day posts at the new time.
+    const res = await t.inject({
+      method: "PUT",
+      url: "/dashboard/api/celebrations/settings",
+      headers: { cookie, "content-type": "application/json" },
+      payload: {
+        channel_id: lateChannel,
+        timezone: "Europe/Paris",
+        working_days: ["mon", "tue", "wed", "thu", "fri"],
+        post_time: "16:00",
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    t.clock.set("2026-11-26T15:00:00Z");
+    await celebrationsTick(t.deps);
+    await t.deps.queue.drain();
+    const posted = t.fake.messages(lateChannel);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.text).toContain("<@U0CELLATEBDAY>");
+  });
+
   it("posts a Saturday birthday on the Friday before, not on Saturday; skips the deactivated and the opted out", async () => {
     expect(await postsOn("2026-11-26T09:00:00Z")).toHaveLength(0); // Thursday: nobody
     const friday = await postsOn("2026-11-27T08:00:00Z"); // 09:00 in Paris

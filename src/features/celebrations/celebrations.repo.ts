@@ -33,12 +33,19 @@ export async function saveSettings(ex: Executor, row: Omit<SettingsRow, "updated
 }
 
 /** Installed workspaces with a Celebrations channel, and which kinds they post. */
-export async function postingWorkspaces(
-  ex: Executor,
-): Promise<{ team_id: string; channel_id: string; post_time: string; birthdays: boolean; anniversaries: boolean }[]> {
+export async function postingWorkspaces(ex: Executor): Promise<
+  {
+    team_id: string;
+    channel_id: string;
+    post_time: string;
+    birthdays: boolean;
+    anniversaries: boolean;
+    updated_at: string;
+  }[]
+> {
   return rows(
     ex,
-    sql`select s.team_id, s.channel_id, s.post_time, s.birthdays, s.anniversaries
+    sql`select s.team_id, s.channel_id, s.post_time, s.birthdays, s.anniversaries, s.updated_at::text as updated_at
         from celebration_settings s join installations i on i.team_id = s.team_id
         where i.uninstalled_at is null and s.channel_id is not null and (s.birthdays or s.anniversaries)
         order by s.team_id`,

@@ -25,6 +25,12 @@ export function duePostDate(now: Date, zone: string, postTime: string): string |
   return local.toISODate() ?? undefined;
 }
 
+/** When the post of `date` is due: its post time in the calendar zone, as epoch milliseconds. */
+function postMoment(date: string, zone: string, postTime: string): number {
+  const [h, m] = postTime.split(":").map(Number) as [number, number];
+  return DateTime.fromISO(date, { zone }).set({ hour: h, minute: m }).toMillis();
+}
+
 /**
  * One pass: each installed workspace with a Celebrations channel whose post time has come on a working day that is not
  * a holiday gets the day's post of each kind it celebrates claimed (one row per workspace, kind and day, under its
@@ -47,6 +53,8 @@ export async function celebrationsTick(deps: Deps): Promise<CelebrationsTickResu
     const zone = IANAZone.isValidZone(cal.timezone) ? cal.timezone : "UTC";
     const today = duePostDate(now, zone, w.post_time);
     if (!today) continue;
+    // No surprise posts: a day whose post time had passed when the settings were saved starts with the next one.
+    if (postMoment(today, zone, w.post_time) <= new Date(w.updated_at).getTime()) continue;
     const { work } = await workCalendar(deps, w.team_id, today, shiftDate(today, MAX_SHIFT_DAYS + 1));
     const dates = datesPostedOn(today, work);
     if (dates.length === 0) continue;
