@@ -37,9 +37,10 @@ export async function selectAwayOn(
 
 /**
  * Serialises writes to one member's ranges (transaction-scoped): two requests merging at once cannot both miss the
- * other's range and leave an overlap.
+ * other's range and leave an overlap, nor both count the ranges before either stores one and pass the cap.
+ * Re-entrant: taking it again in the same transaction does not wait.
  */
-async function lockMember(tx: Tx, teamId: string, userId: string): Promise<void> {
+export async function lockMember(tx: Tx, teamId: string, userId: string): Promise<void> {
   await rows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`time-off:${teamId}:${userId}`}, 0))::text`);
 }
 

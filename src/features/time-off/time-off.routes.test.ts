@@ -153,6 +153,26 @@ describe("/dashboard/api/time-off", async () => {
     ]);
   });
 
+  it("concurrent POSTs at the cap: only one gets the last place (the member's lock comes before the count)", async () => {
+    const CAP = "U0OFFCAP";
+    await t.addMember(TEAM, CAP, { realName: "Cap" });
+    const cap = await t.signIn(TEAM, CAP);
+    // 49 single days, three days apart (never merging), from 2026-04-01: one place left under the cap of 50.
+    await t.deps.db.execute(
+      sql`insert into time_off (team_id, user_id, start_date, end_date, reason, created_by, created_at, updated_at)
+          select ${TEAM}, ${CAP}, d, d, '', ${CAP}, now(), now()
+          from (select ('2026-04-01'::date + i * 3) as d from generate_series(0, 48) as i) days`,
+    );
+    const bodies = Array.from({ length: 6 }, (_, i) => {
+      const day = `2026-12-${String(1 + i * 4).padStart(2, "0")}`;
+      return { start_date: day, end_date: day };
+    });
+    const results = await Promise.all(bodies.map((b) => post(cap, b)));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.statusCode === 400)).toHaveLength(5);
+    expect(await stored(CAP)).toHaveLength(50);
+  });
+
   it("DELETE: own or admin; someone else's 403; unknown, malformed and other workspaces' ids 404", async () => {
     const [anaRange] = ((await list(ana)).json() as { items: RangeJson[] }).items;
     const benRange = ((await list(ben)).json() as { items: RangeJson[] }).items[0]!;

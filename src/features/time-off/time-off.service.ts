@@ -17,6 +17,7 @@ import {
   findRange,
   insertMerged,
   type ListedRange,
+  lockMember,
   pruneEnded,
   selectRanges,
   selectUpcoming,
@@ -77,6 +78,8 @@ export async function setAway(
   const problem = rangeProblem(input, today);
   if (problem) return { ok: false, error: problem };
   const range = await deps.db.transaction(async (tx) => {
+    // The member's lock before counting: two requests at once cannot both see room under the cap.
+    await lockMember(tx, input.teamId, input.userId);
     const upcoming = await countUpcoming(tx, input.teamId, input.userId, today);
     if (upcoming >= TIME_OFF_MAX_UPCOMING) return undefined;
     const now = deps.clock.now();
