@@ -181,6 +181,10 @@ describe("profile CSV import", async () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: expect.stringContaining("5,000") });
     expect(await snapshot()).toEqual(before);
+    // Reading stops after row 5,001: an unclosed quote further down is never reached, the answer is the same 400.
+    const broken = await importCsv({ csv: `${lines(5001)}\r\n"never,01-01,\r\n${lines(20000)}`, preview: true });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ error: expect.stringContaining("at most 5,000 rows") });
   });
 
   it("400 for a wrong header, an unclosed quote, malformed JSON and wrong types", async () => {
