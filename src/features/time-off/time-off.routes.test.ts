@@ -80,7 +80,7 @@ describe("/dashboard/api/time-off", async () => {
       [{ start_date: "2026-02-29", end_date: "2026-03-11" }, /^start_date: not a real date/],
       [{ start_date: "2026-03-10", end_date: "2026-03-09" }, /^end_date: must be on or after start_date/],
       [{ start_date: "2026-03-10", end_date: "2027-03-11" }, /^end_date: a range covers at most 366 days/],
-      [{ start_date: "2026-02-20", end_date: "2026-03-01" }, /^end_date: must not be in the past/],
+      [{ start_date: "2026-02-20", end_date: "2026-02-28" }, /^end_date: must not be in the past/],
       [{ start_date: "2026-03-10", end_date: "2026-03-11", reason: 5 }, /^reason/],
       [{ start_date: "2026-03-10", end_date: "2026-03-11", reason: "x".repeat(201) }, /^reason must be at most 200/],
       [{ user_id: 7, start_date: "2026-03-10", end_date: "2026-03-11" }, /^user_id/],

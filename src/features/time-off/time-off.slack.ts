@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { fitModal } from "../../chat/block-fit.ts";
 import { TIME_OFF_REASON_MAX } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { workspaceToday } from "../calendar/index.ts";
+import { shiftDate, workspaceToday } from "../calendar/index.ts";
 import type { TimeOffRow } from "./time-off.repo.ts";
 import { comeBack, setAway, upcomingRanges } from "./time-off.service.ts";
 
@@ -94,7 +94,7 @@ export async function timeOffCommand(
     const still = later.length > 0 ? ` Still planned: ${later.map(describe).join(", ")}.` : "";
     return privately(
       ended
-        ? `Welcome back! Your time off ${describe(ended.range)} ${ended.removed ? "is removed" : "now ends yesterday"}; ` +
+        ? `Welcome back! Your time off ${describe(ended.range)} ${ended.removed ? "is removed" : `now ends ${ended.endsOn === shiftDate(ended.today, -1) ? "yesterday" : ended.endsOn}`}; ` +
             `you will be asked again from today.${still}`
         : `You are not away today.${still}`,
     );
