@@ -157,6 +157,53 @@ describe("profile CSV import", async () => {
     expect(cyRow).toMatchObject({ birth_month: 2, birth_day: 29, role: "Designer", set_by_admin: true });
   });
 
+  it("kept is about the dates: a member's role-only save or an admin's empty PUT does not decide it", async () => {
+    await t.addMember(TEAM, "U0RO", { email: "ro@example.com" }); // wrote only a role
+    await t.addMember(TEAM, "U0HALF", { email: "half@example.com" }); // set a birthday, no start date
+    await t.addMember(TEAM, "U0MINE", { email: "mine@example.com" }); // set both dates; an admin then PUT {}
+    const ro = await t.signIn(TEAM, "U0RO");
+    const half = await t.signIn(TEAM, "U0HALF");
+    const mine = await t.signIn(TEAM, "U0MINE");
+    await put(ro, "/dashboard/api/profile", { role: "Support" });
+    await put(half, "/dashboard/api/profile", { birth_month: 9, birth_day: 9 });
+    await put(mine, "/dashboard/api/profile", { birth_month: 10, birth_day: 10, start_date: "2019-10-10" });
+    expect((await put(admin, "/dashboard/api/profiles/U0MINE", {})).statusCode).toBe(200);
+    expect((await put(admin, "/dashboard/api/profiles/U0MINE", { role: "Ops" })).statusCode).toBe(200);
+    const csv = [
+      "email,birthday,start_date",
+      "ro@example.com,01-02,2022-01-02", // ready: no date of ro's to keep
+      "half@example.com,01-03,2022-01-03", // kept: the birthday is half's; the empty start date is filled
+      "mine@example.com,01-04,2022-01-04", // kept: both dates are mine's
+      "half@example.com,,", // (duplicate: invalid)
+    ].join("\n");
+    const preview = (await importCsv({ csv })).json() as ImportJson;
+    expect(preview.rows.map((r) => [r.user_id, r.status])).toEqual([
+      ["U0RO", "ready"],
+      ["U0HALF", "kept"],
+      ["U0MINE", "kept"],
+      [null, "invalid"],
+    ]);
+    const body = (await importCsv({ csv, preview: false })).json() as ImportJson;
+    expect(body.counts).toMatchObject({ ready: 1, kept: 2, written: 2 });
+    const after = await snapshot();
+    const of = (id: string) => after.find((r) => r.user_id === id)!;
+    expect(of("U0RO")).toMatchObject({ birth_month: 1, birth_day: 2, role: "Support", set_by_admin: true });
+    expect(String(of("U0RO").start_date)).toContain("2022");
+    // half keeps their birthday, gets the start date, and the dates stay theirs (their birthday is still there).
+    expect(of("U0HALF")).toMatchObject({ birth_month: 9, birth_day: 9, set_by_admin: false });
+    expect(String(of("U0HALF").start_date)).toContain("2022");
+    expect(of("U0MINE")).toMatchObject({ birth_month: 10, birth_day: 10, role: "Ops", set_by_admin: false });
+    expect(String(of("U0MINE").start_date)).toContain("2019");
+    // With overwrite the member's dates are replaced, and the dates become admin-set.
+    const forced = (await importCsv({ csv, preview: false, overwrite: true })).json() as ImportJson;
+    expect(forced.counts).toMatchObject({ ready: 2, kept: 0, unchanged: 1, written: 2 });
+    expect((await snapshot()).find((r) => r.user_id === "U0HALF")).toMatchObject({
+      birth_month: 1,
+      birth_day: 3,
+      set_by_admin: true,
+    });
+  });
+
   it("parses a BOM, CRLF line ends, quoted fields with commas and a header in capitals", async () => {
     await t.addMember(TEAM, "U0QUO", { email: "quoted,name@example.com" });
     const csv =
@@ -181,6 +228,10 @@ describe("profile CSV import", async () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: expect.stringContaining("5,000") });
     expect(await snapshot()).toEqual(before);
+    // Reading stops after row 5,001: an unclosed quote further down is never reached, the answer is the same 400.
+    const broken = await importCsv({ csv: `${lines(5001)}\r\n"never,01-01,\r\n${lines(20000)}`, preview: true });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ error: expect.stringContaining("at most 5,000 rows") });
   });
 
   it("400 for a wrong header, an unclosed quote, malformed JSON and wrong types", async () => {

@@ -47,6 +47,8 @@ export function readCsv(csv: string): CsvRow[] {
       trim: true,
       skip_empty_lines: true,
       relax_column_count: true,
+      // The header, the most rows accepted and one more to tell "too many": the rest is never parsed.
+      to: MAX_IMPORT_ROWS + 2,
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (err) {
     if (err instanceof CsvError) throw badRequest(`csv: ${err.message}`);
@@ -59,9 +61,7 @@ export function readCsv(csv: string): CsvRow[] {
     throw badRequest(HEADER_MESSAGE);
   }
   if (data.length > MAX_IMPORT_ROWS) {
-    throw badRequest(
-      `csv: at most ${MAX_IMPORT_ROWS.toLocaleString("en-US")} rows can be imported at once (got ${data.length.toLocaleString("en-US")})`,
-    );
+    throw badRequest(`csv: at most ${MAX_IMPORT_ROWS.toLocaleString("en-US")} rows can be imported at once (got more)`);
   }
   return data.map((r) => ({ line: r.info.lines, cells: r.record }));
 }
@@ -99,12 +99,38 @@ function judge(row: CsvRow, latest: string, seen: Map<string, number>): Parsed {
   return parsed;
 }
 
-/** Whether writing the row would change the stored profile (empty cells change nothing). */
-function changes(p: Parsed, existing: ProfileRow | undefined): boolean {
-  const birthday =
-    p.birthday !== null && (existing?.birthMonth !== p.birthday.month || existing?.birthDay !== p.birthday.day);
-  const start = p.startDate !== null && existing?.startDate !== p.startDate;
-  return birthday || start;
+/**
+ * What the row would do to the stored profile, date by date (an empty cell does nothing): a stored empty date is
+ * filled, an admin-set one replaced, and a date the member set (`set_by_admin` false) replaced only with
+ * `overwrite` — otherwise the row is `kept` for that date. `write` holds the dates it may set (null: leave).
+ */
+function plan(
+  p: Parsed,
+  existing: ProfileRow | undefined,
+  overwrite: boolean,
+): { write: Omit<ImportWrite, "userId"> | null; kept: boolean } {
+  const mayReplace = overwrite || existing === undefined || existing.setByAdmin;
+  let kept = false;
+  let changes = false;
+  // A date the row may set is written even when equal (so an overwrite makes it the admin's too).
+  let birthday: Parsed["birthday"] = null;
+  if (p.birthday !== null) {
+    const differs = existing?.birthMonth !== p.birthday.month || existing?.birthDay !== p.birthday.day;
+    if (existing?.birthMonth == null || mayReplace) {
+      birthday = p.birthday;
+      changes ||= differs;
+    } else if (differs) kept = true;
+  }
+  let startDate: string | null = null;
+  if (p.startDate !== null) {
+    const differs = existing?.startDate !== p.startDate;
+    if (existing?.startDate == null || mayReplace) {
+      startDate = p.startDate;
+      changes ||= differs;
+    } else if (differs) kept = true;
+  }
+  const write = changes ? { birthMonth: birthday?.month ?? null, birthDay: birthday?.day ?? null, startDate } : null;
+  return { write, kept };
 }
 
 /**
@@ -151,18 +177,10 @@ export async function importProfiles(
         continue;
       }
       const userId = ids[0]!;
-      const current = existing.get(userId);
-      if (!changes(p, current)) row("unchanged", userId);
-      else if (current && !current.setByAdmin && !input.overwrite) row("kept", userId);
-      else {
-        row("ready", userId);
-        writes.push({
-          userId,
-          birthMonth: p.birthday?.month ?? null,
-          birthDay: p.birthday?.day ?? null,
-          startDate: p.startDate,
-        });
-      }
+      const { write, kept } = plan(p, existing.get(userId), input.overwrite);
+      // kept: a date the member set stays; an empty date of theirs in the same row is still filled.
+      row(kept ? "kept" : write ? "ready" : "unchanged", userId);
+      if (write) writes.push({ userId, ...write });
     }
     const written =
       input.preview || writes.length === 0

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { members, profiles } from "../../db/schema.ts";
 
@@ -27,6 +27,9 @@ export async function findProfile(ex: Executor, teamId: string, userId: string):
 /**
  * One statement: creates the profile or changes only the given columns, so two saves at once (the modal and the
  * dashboard, or an admin and the member) each keep what they sent and never undo the other's other fields.
+ *
+ * `set_by_admin` says who last set the DATES: it becomes `setByAdmin` only when a date sent differs from the one
+ * stored (decided in the same statement); a save of other fields, or of the same dates, leaves it as it was.
  */
 export async function upsertProfile(
   ex: Executor,
@@ -36,11 +39,27 @@ export async function upsertProfile(
   setByAdmin: boolean,
   now: Date,
 ): Promise<ProfileRow> {
-  const set = { ...changes, setByAdmin, updatedAt: now };
+  const dates = [
+    changes.birthMonth !== undefined ? sql`${profiles.birthMonth} is distinct from excluded.birth_month` : null,
+    changes.birthDay !== undefined ? sql`${profiles.birthDay} is distinct from excluded.birth_day` : null,
+    changes.startDate !== undefined ? sql`${profiles.startDate} is distinct from excluded.start_date` : null,
+  ].filter((d): d is SQL => d !== null);
+  const anyDate = changes.birthMonth != null || changes.birthDay != null || changes.startDate != null;
   const [row] = await ex
     .insert(profiles)
-    .values({ teamId, userId, ...set })
-    .onConflictDoUpdate({ target: [profiles.teamId, profiles.userId], set })
+    .values({ teamId, userId, ...changes, setByAdmin: anyDate ? setByAdmin : false, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [profiles.teamId, profiles.userId],
+      set: {
+        ...changes,
+        updatedAt: now,
+        ...(dates.length > 0
+          ? {
+              setByAdmin: sql`case when ${sql.join(dates, sql` or `)} then ${setByAdmin} else ${profiles.setByAdmin} end`,
+            }
+          : {}),
+      },
+    })
     .returning();
   return row!;
 }
@@ -128,9 +147,10 @@ export interface ImportWrite {
 }
 
 /**
- * Writes import rows: a null date leaves the stored one (an empty cell), the profile becomes admin-set. Without
- * overwrite a profile its member wrote is left alone even if it appeared since the rows were judged. Returns how
- * many profiles were written.
+ * Writes import rows, date by date: a null date leaves the stored one (an empty cell, or a date the row may not
+ * change). A stored empty date is always filled; a date the member set (`set_by_admin` false) is replaced only with
+ * `overwrite` — decided again in the statement, for a profile that appeared since the rows were judged. The profile
+ * becomes admin-set unless one of the member's own dates remains. Returns how many profiles were changed.
  */
 export async function writeImportRows(
   ex: Executor,
@@ -139,6 +159,13 @@ export async function writeImportRows(
   overwrite: boolean,
   now: Date,
 ): Promise<number> {
+  // May the import replace this stored (non-null) date? An admin's, or any with overwrite.
+  const mayReplace = overwrite ? sql`true` : sql`${profiles.setByAdmin}`;
+  const birthdayTaken = sql`(excluded.birth_month is not null and (${profiles.birthMonth} is null or ${mayReplace}))`;
+  const startTaken = sql`(excluded.start_date is not null and (${profiles.startDate} is null or ${mayReplace}))`;
+  // One of the member's own dates stays as it was: the dates are then still (partly) theirs.
+  const memberDateStays = sql`(not ${profiles.setByAdmin} and (
+    (${profiles.birthMonth} is not null and not ${birthdayTaken}) or (${profiles.startDate} is not null and not ${startTaken})))`;
   let written = 0;
   for (let i = 0; i < writes.length; i += 500) {
     const chunk = writes.slice(i, i + 500);
@@ -148,13 +175,13 @@ export async function writeImportRows(
       .onConflictDoUpdate({
         target: [profiles.teamId, profiles.userId],
         set: {
-          birthMonth: sql`coalesce(excluded.birth_month, ${profiles.birthMonth})`,
-          birthDay: sql`coalesce(excluded.birth_day, ${profiles.birthDay})`,
-          startDate: sql`coalesce(excluded.start_date, ${profiles.startDate})`,
-          setByAdmin: true,
+          birthMonth: sql`case when ${birthdayTaken} then excluded.birth_month else ${profiles.birthMonth} end`,
+          birthDay: sql`case when ${birthdayTaken} then excluded.birth_day else ${profiles.birthDay} end`,
+          startDate: sql`case when ${startTaken} then excluded.start_date else ${profiles.startDate} end`,
+          setByAdmin: sql`not ${memberDateStays}`,
           updatedAt: now,
         },
-        ...(overwrite ? {} : { setWhere: eq(profiles.setByAdmin, true) }),
+        setWhere: sql`${birthdayTaken} or ${startTaken}`,
       })
       .returning({ userId: profiles.userId });
     written += done.length;

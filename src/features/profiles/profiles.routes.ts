@@ -79,7 +79,9 @@ export function profileRoutes(app: App, deps: Deps): void {
     {
       config: { admin: true },
       schema: {
-        summary: "Update one member's profile (it becomes admin-set); only the fields sent change",
+        summary: "Update one member's profile; only the fields sent change (a changed date makes the dates admin-set)",
+        description:
+          "An admin may opt a member out (celebrate false) but not back in: celebrate true for a member who opted out is a 400.",
         params: z.object({ user_id: z.string() }),
         body: profileInput,
         response: {
@@ -105,7 +107,7 @@ export function profileRoutes(app: App, deps: Deps): void {
           "Import birthdays and start dates from CSV (email,birthday,start_date); a preview unless preview is false",
         description:
           `Members are matched by e-mail (any case) among active members. At most ${MAX_IMPORT_ROWS} rows. ` +
-          "Empty cells leave that field. Without overwrite, profiles members wrote themselves are kept.",
+          "Empty cells leave that field. Empty dates are filled; without overwrite, dates members set themselves are kept.",
         body: importInput,
         response: {
           200: profileImportResult,

@@ -85,6 +85,15 @@ export async function saveMemberProfile(
 ): Promise<ProfileView> {
   const member = await findMember(deps.db, teamId, userId);
   if (!member?.active) throw notFound("No such member in this workspace");
+  if (input.celebrate === true) {
+    // Opting out is the member's choice: an admin may opt someone out, never back in. `true` is never written
+    // here (it is the default, or refused), so a member opting out at the same moment is not undone.
+    if ((await findProfile(deps.db, teamId, userId))?.celebrate === false) {
+      throw badRequest("celebrate: only the member can opt back in");
+    }
+    const { celebrate: _, ...rest } = input;
+    return saveProfile(deps, teamId, userId, rest, true);
+  }
   return saveProfile(deps, teamId, userId, input, true);
 }
 

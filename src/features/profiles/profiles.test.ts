@@ -229,13 +229,46 @@ describe("profiles API", async () => {
     expect(await stored(TEAM, SECOND)).toBeUndefined();
   });
 
-  it("an admin's PUT sets set_by_admin true and changes only the fields sent", async () => {
+  it("set_by_admin says who last set the dates: only a date that changes moves it, either way", async () => {
+    const byAdmin = async () => (await stored(TEAM, MEMBER))?.set_by_admin;
+    await putOwn({ birth_month: 4, birth_day: 4, start_date: "2021-04-04" });
+    expect(await byAdmin()).toBe(false);
+    // An admin's PUT of other fields, of nothing, or of the same dates leaves the dates the member's.
     const res = await send("PUT", `/dashboard/api/profiles/${MEMBER}`, admin, { location: "Porto", birth_year: 1980 });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ user_id: MEMBER, location: "Porto", role: "Engineer", set_by_admin: true });
-    expect((await stored(TEAM, MEMBER))?.set_by_admin).toBe(true);
-    // The member's own save makes it theirs again.
-    expect((await putOwn({ location: "Lisbon" })).json()).toMatchObject({ set_by_admin: false });
+    expect(res.json()).toMatchObject({ user_id: MEMBER, location: "Porto", role: "Engineer", set_by_admin: false });
+    expect((await send("PUT", `/dashboard/api/profiles/${MEMBER}`, admin, {})).json()).toMatchObject({
+      set_by_admin: false,
+    });
+    const same = { birth_month: 4, birth_day: 4, start_date: "2021-04-04", role: "Engineer" };
+    expect((await send("PUT", `/dashboard/api/profiles/${MEMBER}`, admin, same)).json()).toMatchObject({
+      set_by_admin: false,
+    });
+    // An admin changing a date makes the dates admin-set; the member's save of other fields does not undo that.
+    expect(
+      (await send("PUT", `/dashboard/api/profiles/${MEMBER}`, admin, { start_date: "2021-05-05" })).json(),
+    ).toMatchObject({ start_date: "2021-05-05", set_by_admin: true });
+    expect((await putOwn({ location: "Lisbon" })).json()).toMatchObject({ set_by_admin: true });
+    expect((await putOwn({})).json()).toMatchObject({ set_by_admin: true });
+    // The member changing a date makes them theirs again.
+    expect((await putOwn({ birth_month: 4, birth_day: 5 })).json()).toMatchObject({ set_by_admin: false });
+  });
+
+  it("an admin may opt a member out of Celebrations, never back in (400 naming celebrate)", async () => {
+    const put = (body: unknown) => send("PUT", `/dashboard/api/profiles/${MEMBER}`, admin, body);
+    expect((await put({ celebrate: false })).json()).toMatchObject({ celebrate: false });
+    expect(expectError(await put({ celebrate: true, role: "Lead" }), 400)).toBe(
+      "celebrate: only the member can opt back in",
+    );
+    expect(await stored(TEAM, MEMBER)).toMatchObject({ celebrate: false, role: "Engineer" });
+    // Sending false again (a form that sends every field) is fine.
+    expect((await put({ celebrate: false, role: "Lead" })).json()).toMatchObject({ celebrate: false, role: "Lead" });
+    // The member opts back in; then true from an admin is accepted (nothing to change).
+    expect((await putOwn({ celebrate: true, role: "Engineer" })).json()).toMatchObject({ celebrate: true });
+    expect((await put({ celebrate: true })).json()).toMatchObject({ celebrate: true });
+    // Someone without a profile is celebrated already: true is accepted and stores the default.
+    expect((await send("PUT", `/dashboard/api/profiles/${SECOND}`, admin, { celebrate: true })).statusCode).toBe(200);
+    expect((await send("PUT", `/dashboard/api/profiles/${SECOND}`, admin, { celebrate: true })).statusCode).toBe(200);
   });
 
   it("an admin's PUT for another workspace's member, a deactivated member or an unknown id is 404 and stores nothing", async () => {

@@ -37,9 +37,10 @@ export async function selectAwayOn(
 
 /**
  * Serialises writes to one member's ranges (transaction-scoped): two requests merging at once cannot both miss the
- * other's range and leave an overlap.
+ * other's range and leave an overlap, nor both count the ranges before either stores one and pass the cap.
+ * Re-entrant: taking it again in the same transaction does not wait.
  */
-async function lockMember(tx: Tx, teamId: string, userId: string): Promise<void> {
+export async function lockMember(tx: Tx, teamId: string, userId: string): Promise<void> {
   await rows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`time-off:${teamId}:${userId}`}, 0))::text`);
 }
 
@@ -158,13 +159,31 @@ export async function deleteRange(tx: Tx, teamId: string, id: number): Promise<T
 }
 
 /**
- * `back`: the member's range covering `today` ends yesterday (deleted when it started today). Ranges after today
- * stay. Returns the range as it was, or undefined when none covered today.
+ * The dates of the member's open runs on or after `from` (the run's date, or the member's own date in a
+ * member-timezone run): a run still open on a date before the workspace's today (a schedule west of the calendar's
+ * zone) compares the member's time off with its own date. Read from the standups tables: one indexed range.
  */
-export async function endRangeToday(
+export async function openRunDates(ex: Executor, teamId: string, userId: string, from: string): Promise<string[]> {
+  const found = await rows<{ d: string }>(
+    ex,
+    sql`select distinct coalesce(p.local_date, run.local_date)::text as d
+        from run_participants p join standup_runs run on run.id = p.run_id
+        where p.team_id = ${teamId} and p.user_id = ${userId} and run.team_id = ${teamId} and run.status = 'open'
+          and coalesce(p.local_date, run.local_date) >= ${from}::date`,
+  );
+  return found.map((r) => r.d);
+}
+
+/**
+ * `back` from `from` on: the member's range covering any day from `from` to `today` ends the day before `from`
+ * (deleted when it started on or after `from`). Ranges after `today` stay. Returns the range as it was, or
+ * undefined when none covered those days.
+ */
+export async function endRangeFrom(
   tx: Tx,
   teamId: string,
   userId: string,
+  from: string,
   today: string,
   now: Date,
 ): Promise<TimeOffRow | undefined> {
@@ -173,17 +192,19 @@ export async function endRangeToday(
     eq(timeOff.teamId, teamId),
     eq(timeOff.userId, userId),
     lte(timeOff.startDate, today),
-    gte(timeOff.endDate, today),
+    gte(timeOff.endDate, from),
   );
-  const [current] = await tx.select().from(timeOff).where(where);
-  if (!current) return undefined;
-  if (current.startDate === today) await tx.delete(timeOff).where(and(where, eq(timeOff.id, current.id)));
-  else
-    await tx
-      .update(timeOff)
-      .set({ endDate: sql`${today}::date - 1`, updatedAt: now })
-      .where(and(where, eq(timeOff.id, current.id)));
-  return current;
+  // Adjacent ranges merge, so at most one range touches these (one or two) days; each is handled all the same.
+  const found = await tx.select().from(timeOff).where(where).orderBy(asc(timeOff.startDate));
+  for (const current of found) {
+    if (current.startDate >= from) await tx.delete(timeOff).where(and(where, eq(timeOff.id, current.id)));
+    else
+      await tx
+        .update(timeOff)
+        .set({ endDate: sql`${from}::date - 1`, updatedAt: now })
+        .where(and(where, eq(timeOff.id, current.id)));
+  }
+  return found[0];
 }
 
 /** Retention: ranges of the workspace that ended before `before`. */

@@ -80,7 +80,7 @@ describe("/dashboard/api/time-off", async () => {
       [{ start_date: "2026-02-29", end_date: "2026-03-11" }, /^start_date: not a real date/],
       [{ start_date: "2026-03-10", end_date: "2026-03-09" }, /^end_date: must be on or after start_date/],
       [{ start_date: "2026-03-10", end_date: "2027-03-11" }, /^end_date: a range covers at most 366 days/],
-      [{ start_date: "2026-02-20", end_date: "2026-03-01" }, /^end_date: must not be in the past/],
+      [{ start_date: "2026-02-20", end_date: "2026-02-28" }, /^end_date: must not be in the past/],
       [{ start_date: "2026-03-10", end_date: "2026-03-11", reason: 5 }, /^reason/],
       [{ start_date: "2026-03-10", end_date: "2026-03-11", reason: "x".repeat(201) }, /^reason must be at most 200/],
       [{ user_id: 7, start_date: "2026-03-10", end_date: "2026-03-11" }, /^user_id/],
@@ -151,6 +151,26 @@ describe("/dashboard/api/time-off", async () => {
     expect((await stored(BEN)).filter((r) => r.start_date.startsWith("2026-05"))).toEqual([
       { start_date: "2026-05-01", end_date: "2026-05-17" },
     ]);
+  });
+
+  it("concurrent POSTs at the cap: only one gets the last place (the member's lock comes before the count)", async () => {
+    const CAP = "U0OFFCAP";
+    await t.addMember(TEAM, CAP, { realName: "Cap" });
+    const cap = await t.signIn(TEAM, CAP);
+    // 49 single days, three days apart (never merging), from 2026-04-01: one place left under the cap of 50.
+    await t.deps.db.execute(
+      sql`insert into time_off (team_id, user_id, start_date, end_date, reason, created_by, created_at, updated_at)
+          select ${TEAM}, ${CAP}, d, d, '', ${CAP}, now(), now()
+          from (select ('2026-04-01'::date + i * 3) as d from generate_series(0, 48) as i) days`,
+    );
+    const bodies = Array.from({ length: 6 }, (_, i) => {
+      const day = `2026-12-${String(1 + i * 4).padStart(2, "0")}`;
+      return { start_date: day, end_date: day };
+    });
+    const results = await Promise.all(bodies.map((b) => post(cap, b)));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.statusCode === 400)).toHaveLength(5);
+    expect(await stored(CAP)).toHaveLength(50);
   });
 
   it("DELETE: own or admin; someone else's 403; unknown, malformed and other workspaces' ids 404", async () => {

@@ -1,3 +1,4 @@
+import { IANAZone } from "luxon";
 import {
   TIME_OFF_LIST_DEFAULT,
   TIME_OFF_MAX_DAYS,
@@ -8,15 +9,17 @@ import {
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
-import { daysBetween, isRealDate, shiftDate, workspaceToday } from "../calendar/index.ts";
-import { requireMember } from "../members/index.ts";
+import { daysBetween, isRealDate, shiftDate, todayIn, workspaceToday } from "../calendar/index.ts";
+import { memberTimezone, requireMember } from "../members/index.ts";
 import {
   countUpcoming,
   deleteRange,
-  endRangeToday,
+  endRangeFrom,
   findRange,
   insertMerged,
   type ListedRange,
+  lockMember,
+  openRunDates,
   pruneEnded,
   selectRanges,
   selectUpcoming,
@@ -53,7 +56,8 @@ export function rangeProblem(r: RangeInput, today: string): string | undefined {
   if (r.endDate < r.startDate) return "end_date: must be on or after start_date";
   if (daysBetween(r.startDate, r.endDate) > TIME_OFF_MAX_DAYS)
     return `end_date: a range covers at most ${TIME_OFF_MAX_DAYS} days`;
-  if (r.endDate < today) return `end_date: must not be in the past (today is ${today})`;
+  // One day of leeway: a run still open west of the calendar's zone may be for yesterday (see earliestToday).
+  if (r.endDate < shiftDate(today, -1)) return `end_date: must not be in the past (today is ${today})`;
   if ((r.reason ?? "").length > TIME_OFF_REASON_MAX) return `reason: at most ${TIME_OFF_REASON_MAX} characters`;
   return undefined;
 }
@@ -77,6 +81,8 @@ export async function setAway(
   const problem = rangeProblem(input, today);
   if (problem) return { ok: false, error: problem };
   const range = await deps.db.transaction(async (tx) => {
+    // The member's lock before counting: two requests at once cannot both see room under the cap.
+    await lockMember(tx, input.teamId, input.userId);
     const upcoming = await countUpcoming(tx, input.teamId, input.userId, today);
     if (upcoming >= TIME_OFF_MAX_UPCOMING) return undefined;
     const now = deps.clock.now();
@@ -101,20 +107,36 @@ export async function setAway(
 }
 
 /**
- * `back`: the range covering today ends yesterday (removed when it started today); later ranges stay. Undefined
- * when the member was not away today.
+ * The member's earliest "today": the workspace calendar's date, the member's own date and the dates of their open
+ * runs (a schedule in another zone), never more than a day before the workspace's. `back` ends time off before it,
+ * so no run still open sees the member away.
+ */
+export async function earliestToday(deps: Deps, teamId: string, userId: string, today: string): Promise<string> {
+  const floor = shiftDate(today, -1);
+  const zone = await memberTimezone(deps, teamId, userId);
+  const own = IANAZone.isValidZone(zone) ? todayIn(zone, deps.clock.now()) : today;
+  const runs = await openRunDates(deps.db, teamId, userId, floor);
+  const earliest = [today, own, ...runs].sort()[0]!;
+  return [earliest, floor].sort().at(-1)!;
+}
+
+/**
+ * `back`: the range covering today ends before the member's earliest today (removed when it started then or
+ * later), so an open run for that date asks them; later ranges stay. Undefined when the member was not away.
+ * `endsOn` is the range's new last day.
  */
 export async function comeBack(
   deps: Deps,
   teamId: string,
   userId: string,
-): Promise<{ range: TimeOffRow; removed: boolean } | undefined> {
+): Promise<{ range: TimeOffRow; removed: boolean; endsOn: string; today: string } | undefined> {
   const today = await workspaceToday(deps, teamId);
+  const from = await earliestToday(deps, teamId, userId, today);
   return deps.db.transaction(async (tx) => {
-    const ended = await endRangeToday(tx, teamId, userId, today, deps.clock.now());
+    const ended = await endRangeFrom(tx, teamId, userId, from, today, deps.clock.now());
     if (!ended) return undefined;
     await changed(deps, tx, teamId, userId);
-    return { range: ended, removed: ended.startDate === today };
+    return { range: ended, removed: ended.startDate >= from, endsOn: shiftDate(from, -1), today };
   });
 }
 

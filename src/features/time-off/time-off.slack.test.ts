@@ -55,12 +55,47 @@ describe("time off from Slack: the command, App Home and a run already under way
     expect(await command(ANA, "away tomorrow")).toContain('"tomorrow" is not a date as YYYY-MM-DD');
     expect(await command(ANA, "away 2026-02-30")).toContain("start_date: not a real date");
     expect(await command(ANA, "away 2026-03-10 2026-03-05")).toContain("end_date: must be on or after start_date");
-    expect(await command(ANA, "away 2026-02-20 2026-03-01")).toContain("end_date: must not be in the past");
+    expect(await command(ANA, "away 2026-02-20 2026-02-28")).toContain("end_date: must not be in the past");
     expect(await command(ANA, "away 2026-03-10 2027-03-11")).toContain("a range covers at most 366 days");
     expect(await command(ANA, `away 2026-03-10 ${"x".repeat(201)}`)).toContain("at most 200 characters");
     expect(await command(ANA, "back now please")).toContain("`/upbeat back` takes nothing after it");
     expect(await command(ANA, "back")).toBe("You are not away today.");
     expect(await ranges(ANA)).toEqual([]);
+  });
+
+  it("a range typed with to, until, a dash or as one word; a reason never starts with a date", async () => {
+    for (const [text, end] of [
+      ["away 2026-12-01 to 2026-12-04", "2026-12-04"],
+      ["away 2026-11-01 until 2026-11-03 Trip", "2026-11-03"],
+      ["away 2026-10-01 - 2026-10-02", "2026-10-02"],
+      ["away 2026-09-01 – 2026-09-02", "2026-09-02"],
+      ["away 2026-08-01 — 2026-08-03", "2026-08-03"],
+      ["away 2026-07-01-2026-07-05", "2026-07-05"],
+    ] as const) {
+      expect(await command(BEN, text), text).toContain(":palm_tree:");
+      const stored = (await ranges(BEN)).find((r) => r.end_date === end);
+      expect(stored, text).toMatchObject({
+        start_date: `${end.slice(0, 8)}01`,
+        reason: text.endsWith("Trip") ? "Trip" : "",
+      });
+    }
+    expect((await ranges(BEN)).length).toBe(6);
+    for (const [text, message] of [
+      ["away 2026-12-21 2027-1-4", 'The reason cannot start with a date ("2027-1-4")'],
+      ["away 2026-12-21 to 2027-1-4", '"2027-1-4" is not a date as YYYY-MM-DD'],
+      ["away 2026-12-21 to", 'The last day is missing after "to"'],
+      ["away 2026-12-21 - soon", '"soon" is not a date'],
+      ["away 2026-12-21 12/24 Holidays", "The reason cannot start with a date"],
+    ] as const) {
+      const reply = await command(BEN, text);
+      expect(reply, text).toContain(message);
+      expect(reply, text).toContain("Usage:");
+    }
+    expect((await ranges(BEN)).length).toBe(6);
+    // "to" followed by words is a reason like any other.
+    expect(await command(BEN, "away 2026-06-01 to see family")).toContain("2026-06-01 (to see family)");
+    expect((await ranges(BEN)).length).toBe(7);
+    await t.deps.db.execute(sql`delete from time_off where team_id = ${TEAM} and user_id = ${BEN}`);
   });
 
   it("one day with a reason; a second range next to it merges into one", async () => {

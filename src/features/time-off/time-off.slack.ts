@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { fitModal } from "../../chat/block-fit.ts";
 import { TIME_OFF_REASON_MAX } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { workspaceToday } from "../calendar/index.ts";
+import { shiftDate, workspaceToday } from "../calendar/index.ts";
 import type { TimeOffRow } from "./time-off.repo.ts";
 import { comeBack, setAway, upcomingRanges } from "./time-off.service.ts";
 
@@ -19,10 +19,57 @@ export interface TimeOffReply {
 const privately = (text: string): TimeOffReply => ({ response_type: "ephemeral", text });
 
 export const AWAY_USAGE =
-  "Usage: `/upbeat away 2026-12-21 2027-01-04 [reason]` (first and last day away, both included), " +
+  "Usage: `/upbeat away 2026-12-21 2027-01-04 [reason]` (first and last day away, both included; " +
+  "`2026-12-21 to 2027-01-04` works too), " +
   "`/upbeat away 2026-12-24 [reason]` for one day, `/upbeat back` to end your time off today.";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Two dates typed as one word: 2026-12-21-2027-01-04 (or with an en or em dash). */
+const DATE_PAIR = /^(\d{4}-\d{2}-\d{2})[-–—](\d{4}-\d{2}-\d{2})$/;
+/** A word someone meant as a date (2027-1-4, 12/24, 24.12.2026): never taken as the start of a reason. */
+const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}([-/.]\d{1,4})?[,;.]?$/;
+/** Words accepted between the first and the last day. */
+const SEPARATORS = new Set(["to", "until", "till", "-", "–", "—"]);
+
+/**
+ * `<start> [[to|until|-|–|—] <end>] [reason]`, or `<start>-<end>` as one word. A reason may not start with
+ * something that looks like a date (a mistyped end date would otherwise become a one-day range with a reason).
+ */
+export function parseAway(text: string): { start: string; end: string; reason: string } | { error: string } {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const notDate = (w: string) => ({ error: `"${mrkdwn(w)}" is not a date as YYYY-MM-DD. ${AWAY_USAGE}` });
+  const first = words.shift();
+  if (!first) return { error: AWAY_USAGE };
+  const pair = DATE_PAIR.exec(first);
+  let start = first;
+  let end = first;
+  if (pair) {
+    start = pair[1]!;
+    end = pair[2]!;
+  } else {
+    if (!DATE.test(first)) return notDate(first);
+    const sep = words[0]?.toLowerCase();
+    if (sep !== undefined && SEPARATORS.has(sep)) {
+      const next = words[1];
+      if (next !== undefined && (DATE.test(next) || DATE_LIKE.test(next))) {
+        if (!DATE.test(next)) return notDate(next);
+        end = next;
+        words.splice(0, 2);
+      } else if (next === undefined) {
+        return { error: `The last day is missing after "${mrkdwn(words[0]!)}". ${AWAY_USAGE}` };
+      } else if (sep === "-" || sep === "–" || sep === "—") {
+        return notDate(next);
+      }
+    } else if (words[0] !== undefined && DATE.test(words[0])) {
+      end = words.shift()!;
+    }
+  }
+  const lead = words[0];
+  if (lead !== undefined && (DATE.test(lead) || DATE_LIKE.test(lead))) {
+    return { error: `The reason cannot start with a date ("${mrkdwn(lead)}"). ${AWAY_USAGE}` };
+  }
+  return { start, end, reason: words.join(" ") };
+}
 
 /** Slack's mrkdwn control characters, so a reason shows as typed. */
 const mrkdwn = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -47,17 +94,14 @@ export async function timeOffCommand(
     const still = later.length > 0 ? ` Still planned: ${later.map(describe).join(", ")}.` : "";
     return privately(
       ended
-        ? `Welcome back! Your time off ${describe(ended.range)} ${ended.removed ? "is removed" : "now ends yesterday"}; ` +
+        ? `Welcome back! Your time off ${describe(ended.range)} ${ended.removed ? "is removed" : `now ends ${ended.endsOn === shiftDate(ended.today, -1) ? "yesterday" : ended.endsOn}`}; ` +
             `you will be asked again from today.${still}`
         : `You are not away today.${still}`,
     );
   }
-  const words = cmd.text.trim().split(/\s+/).filter(Boolean);
-  const start = words[0];
-  if (!start) return privately(AWAY_USAGE);
-  if (!DATE.test(start)) return privately(`"${mrkdwn(start)}" is not a date as YYYY-MM-DD. ${AWAY_USAGE}`);
-  const end = words[1] && DATE.test(words[1]) ? words[1] : start;
-  const reason = words.slice(end === words[1] ? 2 : 1).join(" ");
+  const parsed = parseAway(cmd.text);
+  if ("error" in parsed) return privately(parsed.error);
+  const { start, end, reason } = parsed;
   if (reason.length > TIME_OFF_REASON_MAX)
     return privately(`The reason can be at most ${TIME_OFF_REASON_MAX} characters.`);
   const outcome = await setAway(deps, {

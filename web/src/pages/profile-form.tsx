@@ -36,6 +36,7 @@ export function ProfileForm({
   error,
   submitLabel = "Save profile",
   onCancel,
+  celebrateLocked = false,
 }: {
   profile: Profile;
   onSave: (fields: ProfileFields) => void;
@@ -43,6 +44,8 @@ export function ProfileForm({
   error: unknown;
   submitLabel?: string;
   onCancel?: () => void;
+  /** An admin editing someone who opted out: only the member can opt back in. */
+  celebrateLocked?: boolean;
 }) {
   const id = useId();
   const [month, setMonth] = useState(profile.birth_month ? String(profile.birth_month) : "");
@@ -141,10 +144,12 @@ export function ProfileForm({
             id={`${id}-celebrate`}
             type="checkbox"
             checked={celebrate}
+            disabled={celebrateLocked}
             onChange={(e) => setCelebrate(e.target.checked)}
           />
           <label htmlFor={`${id}-celebrate`}>Celebrate birthday and work anniversary in the channel</label>
         </div>
+        {celebrateLocked ? <p className="field-help">They opted out; only they can opt back in.</p> : null}
       </div>
       <FormError error={error} />
       <div className="form-actions">

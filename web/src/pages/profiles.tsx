@@ -13,7 +13,7 @@ const MAX_FILE_BYTES = 900_000;
 const STATUS_LABEL: Record<ProfileImportResult["rows"][number]["status"], string> = {
   ready: "Ready",
   unchanged: "Unchanged",
-  kept: "Kept (member's own)",
+  kept: "Kept (member's own date)",
   unmatched: "No member",
   invalid: "Invalid",
 };
@@ -25,6 +25,7 @@ function EditMember({ member, onDone }: { member: MemberProfile; onDone: (text?:
       <h2 id="edit-profile-title">Edit {member.name}'s profile</h2>
       <ProfileForm
         profile={member}
+        celebrateLocked={!member.celebrate}
         saving={save.isPending}
         error={save.error}
         onCancel={() => onDone()}
