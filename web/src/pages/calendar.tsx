@@ -108,50 +108,52 @@ function HolidayList({ list, canManage }: { list: Holiday[]; canManage: boolean 
       {list.length === 0 ? (
         <Empty title="No holidays yet." />
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Holiday</th>
-              {canManage ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((h) => (
-              <tr key={h.date}>
-                <td>{formatLongDay(h.date)}</td>
-                <td>{h.name}</td>
-                {canManage ? (
-                  <td>
-                    <button
-                      type="button"
-                      className="button-link"
-                      onClick={() => {
-                        setDate(h.date);
-                        setName(h.name);
-                      }}
-                    >
-                      Rename {h.name}
-                    </button>{" "}
-                    <button
-                      type="button"
-                      className="button-link"
-                      disabled={remove.isPending}
-                      onClick={() =>
-                        remove.mutate(h.date, {
-                          onSuccess: () => setNotice({ kind: "success", text: `Removed ${h.name}.` }),
-                          onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
-                        })
-                      }
-                    >
-                      Delete {h.name}
-                    </button>
-                  </td>
-                ) : null}
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Holiday</th>
+                {canManage ? <th scope="col">Actions</th> : null}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.map((h) => (
+                <tr key={h.date}>
+                  <td>{formatLongDay(h.date)}</td>
+                  <td>{h.name}</td>
+                  {canManage ? (
+                    <td>
+                      <button
+                        type="button"
+                        className="button-link"
+                        onClick={() => {
+                          setDate(h.date);
+                          setName(h.name);
+                        }}
+                      >
+                        Rename {h.name}
+                      </button>{" "}
+                      <button
+                        type="button"
+                        className="button-link"
+                        disabled={remove.isPending}
+                        onClick={() =>
+                          remove.mutate(h.date, {
+                            onSuccess: () => setNotice({ kind: "success", text: `Removed ${h.name}.` }),
+                            onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
+                          })
+                        }
+                      >
+                        Delete {h.name}
+                      </button>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );
@@ -225,27 +227,29 @@ function ImportForm() {
           <p className="muted" aria-live="polite">
             {result.ready} new · {result.renamed} renamed · {result.unchanged} unchanged · {result.invalid} invalid
           </p>
-          <table className="table">
-            <caption className="sr-only">Import preview</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Date</th>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.rows.map((r) => (
-                <tr key={r.line}>
-                  <td>{r.line}</td>
-                  <td>{r.date}</td>
-                  <td>{r.name}</td>
-                  <td>{r.error ? `${r.status}: ${r.error}` : r.status}</td>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="sr-only">Import preview</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Line</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {result.rows.map((r) => (
+                  <tr key={r.line}>
+                    <td>{r.line}</td>
+                    <td>{r.date}</td>
+                    <td>{r.name}</td>
+                    <td>{r.error ? `${r.status}: ${r.error}` : r.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       ) : null}
     </>

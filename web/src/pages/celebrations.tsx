@@ -239,30 +239,32 @@ function Upcoming() {
         list.length === 0 ? (
           <Empty title="Nothing to celebrate in the next 30 days." />
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Date</th>
-                <th scope="col">Posted</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => (
-                <tr key={`${c.kind}-${c.user_id}-${c.date}`}>
-                  <td>{c.name}</td>
-                  <td>
-                    {c.kind === "birthday"
-                      ? "Birthday"
-                      : `Work anniversary (${c.years} year${c.years === 1 ? "" : "s"})`}
-                  </td>
-                  <td>{formatLongDay(c.date)}</td>
-                  <td>{c.post_date ? formatLongDay(c.post_date) : "—"}</td>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Who</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Posted</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr key={`${c.kind}-${c.user_id}-${c.date}`}>
+                    <td>{c.name}</td>
+                    <td>
+                      {c.kind === "birthday"
+                        ? "Birthday"
+                        : `Work anniversary (${c.years} year${c.years === 1 ? "" : "s"})`}
+                    </td>
+                    <td>{formatLongDay(c.date)}</td>
+                    <td>{c.post_date ? formatLongDay(c.post_date) : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )
       }
     </QueryView>
