@@ -15,6 +15,7 @@ import { MemberSimulator } from "./simulate.ts";
  */
 const DATA_DIR = "./data/demo";
 const PULSE_MS = 5 * 60_000;
+const ADMIN = DEMO_PEOPLE.find((p) => p.admin)!;
 // Demo-only secrets: the simulated Slack signs with the same one. Never use these for a real install.
 const SIGNING_SECRET = "demo-signing-secret-not-for-production";
 const SESSION_KEY = "demo-session-secret-key-not-for-production-0123456789";
@@ -37,7 +38,7 @@ fake.onAuthorize(({ scope }) => ({
   botToken: `${DEMO_BOT.token}-${Date.now()}`,
   botUserId: DEMO_BOT.userId,
   scope,
-  authedUserId: DEMO_PEOPLE.find((p) => p.admin)!.id,
+  authedUserId: ADMIN.id,
 }));
 const port = Number(process.env.PORT ?? 3000);
 const config = loadConfig(
@@ -56,7 +57,10 @@ const config = loadConfig(
     // Lets webhooks reach a receiver on this machine (still https only), to try them without a public address.
     ...(process.env.WEBHOOK_ALLOW_PRIVATE ? { WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE } : {}),
   },
-  { dataDir: DATA_DIR },
+  {
+    dataDir: DATA_DIR,
+    demoSignIn: { teamId: DEMO_TEAM.id, userId: ADMIN.id, name: ADMIN.realName },
+  },
 );
 const log = createLogger(config);
 const deps = await buildDeps(config, { log });
@@ -72,9 +76,9 @@ const pulse = setInterval(() => void schedulePulse(deps).catch(() => {}), PULSE_
 pulse.unref();
 
 if ((await webBuild) !== 0) process.stderr.write("demo: the dashboard could not be built; the API still runs.\n");
-const admin = DEMO_PEOPLE.find((p) => p.admin)!;
 process.stdout.write(
-  `Upbeat demo (${DEMO_TEAM.name}) is running. Sign in as ${admin.realName}: ${loginUrl(deps, DEMO_TEAM.id, admin.id)}\n`,
+  `Upbeat demo (${DEMO_TEAM.name}) is running. Sign in as ${ADMIN.realName}: ${loginUrl(deps, DEMO_TEAM.id, ADMIN.id)}\n` +
+    `(a fresh link any time: http://localhost:${port}/demo/sign-in)\n`,
 );
 
 const shutdown = () => {

@@ -33,6 +33,18 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** Messages for the operator, printed once at start (never containing secrets). */
   readonly notices: readonly string[];
+  /**
+   * The demo only (`npm run demo`, never from the environment): `GET /demo/sign-in` signs anyone in as this
+   * member, and the signed-out pages offer it, because a demo visitor has no Slack to get a link from.
+   */
+  readonly demoSignIn?: DemoSignIn;
+}
+
+export interface DemoSignIn {
+  readonly teamId: string;
+  readonly userId: string;
+  /** Shown on the link: "Sign in as <name>". */
+  readonly name: string;
 }
 
 export class ConfigError extends Error {
@@ -73,7 +85,10 @@ function loadOrCreateDevSecrets(dataDir: string, need: (keyof Generated)[]): Gen
   return stored;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dataDir?: string } = {}): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { dataDir?: string; demoSignIn?: DemoSignIn } = {},
+): Config {
   const problems: string[] = [];
   const notices: string[] = [];
   const nodeEnv = env.NODE_ENV ?? "development";
@@ -167,5 +182,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { dataDir
     trustProxyHops,
     webhookAllowPrivate: allowPrivate === "true" || allowPrivate === "1",
     notices: Object.freeze(notices),
+    ...(opts.demoSignIn ? { demoSignIn: Object.freeze({ ...opts.demoSignIn }) } : {}),
   });
 }

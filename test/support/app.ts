@@ -11,7 +11,7 @@ import {
 } from "../../dev/slack-signing.ts";
 import { buildApp, type Upbeat } from "../../src/app.ts";
 import { upsertInstallation } from "../../src/chat/installations.repo.ts";
-import { loadConfig } from "../../src/config.ts";
+import { type DemoSignIn, loadConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/client.ts";
 import { buildDeps, type Deps } from "../../src/deps.ts";
 import { ensureAdmin, upsertPeople } from "../../src/features/members/index.ts";
@@ -90,6 +90,8 @@ export interface TestAppOptions {
   log?: Logger;
   /** Name resolution and plain-http allowance for webhook targets (a rebinding DNS, a local receiver). */
   outbound?: Partial<Outbound>;
+  /** Run as the demo does: `GET /demo/sign-in` signs in as this member. */
+  demoSignIn?: DemoSignIn;
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -97,10 +99,13 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const fake = opts.fake ?? (await startFakeSlack());
   const ownFake = !opts.fake;
   const database = opts.database ?? (await freshDatabase());
-  const config = loadConfig({
-    ...testEnv(database.url.startsWith("pglite") ? "pglite://memory" : database.url, fake.url),
-    ...opts.env,
-  });
+  const config = loadConfig(
+    {
+      ...testEnv(database.url.startsWith("pglite") ? "pglite://memory" : database.url, fake.url),
+      ...opts.env,
+    },
+    opts.demoSignIn ? { demoSignIn: opts.demoSignIn } : {},
+  );
   const log = opts.log ?? pino({ level: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "silent" });
   const deps = await buildDeps(config, {
     clock,

@@ -9,7 +9,7 @@ import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { ensureMember, SIGN_IN_LOOKUP_MS } from "../members/index.ts";
 import { sendDashboardIndex } from "../web/index.ts";
-import { redeemLoginToken } from "./login-token.ts";
+import { issueLoginToken, redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";
 
 /**
@@ -32,6 +32,16 @@ const REASONS: Record<string, string> = {
 const FRESH_LINK =
   "<p>Type <code>/upbeat</code> in Slack and press <strong>Open dashboard</strong>, or open the Upbeat app's Home tab, to get a fresh link.</p>";
 
+/** The demo has no Slack to give a link: its pages offer the demo sign-in instead. */
+function freshLink(deps: Pick<Deps, "config">): string {
+  const demo = deps.config.demoSignIn;
+  if (!demo) return FRESH_LINK;
+  return `<p>This is the demo: <a href="${DEMO_SIGN_IN_PATH}">sign in as ${escapeHtml(demo.name)}</a>.</p>`;
+}
+
+/** Demo only: a fresh sign-in link for the demo's admin on every visit. */
+export const DEMO_SIGN_IN_PATH = "/demo/sign-in";
+
 function signInHelp(reason: string, help = FRESH_LINK): string {
   return htmlPage("Sign in to Upbeat", `<h1>Sign in from Slack</h1><p>${escapeHtml(reason)}</p>\n${help}`);
 }
@@ -51,7 +61,10 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
   // Checked before the token is looked at; over the limit peekRateLimit has set Retry-After.
   const bucket = `login:${addressKey(req.ip)}`;
   if (!(await peekRateLimit(deps, reply, bucket, LOGIN_PER_MINUTE)).allowed) {
-    return reply.status(429).type("text/html; charset=utf-8").send(signInHelp(REASONS.limited!));
+    return reply
+      .status(429)
+      .type("text/html; charset=utf-8")
+      .send(signInHelp(REASONS.limited!, freshLink(deps)));
   }
   const result = await redeemLoginToken(deps, req.query.t);
   if (!result.ok) {
@@ -59,12 +72,19 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
     if (result.reason === "uninstalled")
       return reply.status(403).type("text/html; charset=utf-8").send(notInstalledPage());
     const status = GONE.has(result.reason) ? 410 : 400;
-    return reply.status(status).type("text/html; charset=utf-8").send(signInHelp(REASONS[result.reason]!));
+    return reply
+      .status(status)
+      .type("text/html; charset=utf-8")
+      .send(signInHelp(REASONS[result.reason]!, freshLink(deps)));
   }
   // Someone the member sync has not reached yet (or marked inactive before they came back) is asked about in Slack
   // and added when they are an active person of the workspace.
   const active = await ensureMember(deps, result.teamId, result.userId, { deadlineMs: SIGN_IN_LOOKUP_MS });
-  if (!active) return reply.status(403).type("text/html; charset=utf-8").send(signInHelp(REASONS.member!));
+  if (!active)
+    return reply
+      .status(403)
+      .type("text/html; charset=utf-8")
+      .send(signInHelp(REASONS.member!, freshLink(deps)));
   const now = deps.clock.now();
   const raw = randomToken(32);
   await insertSession(deps.db, {
@@ -88,8 +108,8 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
  * The dashboard is a single-page app: every visitor gets its index.html, which reads /dashboard/api/me and
  * shows "sign in from Slack" itself on a 401 (as it does on any later 401).
  */
-async function placeholder(_deps: Deps, _req: FastifyRequest, reply: FastifyReply) {
-  return sendDashboardIndex(reply);
+async function placeholder(deps: Deps, _req: FastifyRequest, reply: FastifyReply) {
+  return sendDashboardIndex(reply, { demoSignIn: deps.config.demoSignIn });
 }
 
 /** A repeated or odd `t` is just not a valid link (""): the page says so, as for any other bad link. */
@@ -108,6 +128,24 @@ const signInPages = {
 };
 
 export function sessionRoutes(app: App, deps: Deps): void {
+  const demo = deps.config.demoSignIn;
+  if (demo) {
+    app.get(
+      DEMO_SIGN_IN_PATH,
+      {
+        schema: {
+          summary: "Demo only: sign in as the demo workspace's admin",
+          response: { 302: z.undefined().describe("On to /dashboard/login with a fresh login token") },
+        },
+      },
+      // Relative: the demo is reached as localhost or 127.0.0.1 alike.
+      (_req, reply) =>
+        reply.redirect(
+          `/dashboard/login?t=${encodeURIComponent(issueLoginToken(deps, demo.teamId, demo.userId))}`,
+          302,
+        ),
+    );
+  }
   app.get(
     "/dashboard/login",
     {

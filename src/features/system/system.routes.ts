@@ -1,14 +1,40 @@
+import { z } from "zod";
 import { health, healthDown, systemInfo } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
+import { prefersHtml } from "../../http/accepts.ts";
 import { type App, PACKAGE_VERSION } from "../../http/server.ts";
+import { frontDoorPage } from "./front-door.page.ts";
 
 const DB_TIMEOUT_MS = 2_000;
 
 export function systemRoutes(app: App, deps: Deps): void {
   app.get(
     "/",
-    { schema: { summary: "Name, version and status of the instance", response: { 200: systemInfo } } },
-    async () => ({ name: "upbeat", version: PACKAGE_VERSION, status: "ok" as const }),
+    {
+      schema: {
+        summary: "Name, version and status of the instance",
+        description:
+          "JSON for API clients; a browser (Accept naming text/html before application/json) gets a small page with the same facts and links to install, the dashboard, the API description and the Slack app manifest.",
+        response: {
+          200: {
+            description: "The instance",
+            content: { "application/json": { schema: systemInfo }, "text/html": { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.header("vary", "Accept");
+      if (prefersHtml(req.headers.accept)) {
+        return reply
+          .type("text/html; charset=utf-8")
+          .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+          .send(frontDoorPage(PACKAGE_VERSION));
+      }
+      return reply
+        .type("application/json; charset=utf-8")
+        .send({ name: "upbeat", version: PACKAGE_VERSION, status: "ok" as const });
+    },
   );
 
   app.get(

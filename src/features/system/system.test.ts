@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestApp, useTestApp } from "../../../test/support/app.ts";
+import { prefersHtml } from "../../http/accepts.ts";
 import { PACKAGE_VERSION } from "../../http/server.ts";
 
 describe("system endpoints and HTTP basics", async () => {
@@ -67,5 +68,57 @@ describe("health when the database is gone", () => {
     } finally {
       await t.close().catch(() => {});
     }
+  });
+});
+
+describe("GET /: JSON for API clients, a page for browsers", async () => {
+  const t = await useTestApp();
+  const get = (accept?: string) =>
+    t.inject({ method: "GET", url: "/", headers: accept === undefined ? {} : { accept } });
+
+  it.each([
+    ["no Accept header", undefined],
+    ["curl's */*", "*/*"],
+    ["application/json", "application/json"],
+    ["JSON ranked above HTML", "text/html;q=0.5, application/json"],
+  ])("%s: the JSON object", async (_label, accept) => {
+    const res = await get(accept);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.headers.vary).toMatch(/accept/i);
+    expect(res.json()).toEqual({ name: "upbeat", version: PACKAGE_VERSION, status: "ok" });
+  });
+
+  it("a browser's Accept gets an HTML page with the version and the links", async () => {
+    const res = await get("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(res.headers.vary).toMatch(/accept/i);
+    expect(res.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(res.body).toContain(`<code>${PACKAGE_VERSION}</code>`);
+    for (const href of ["/install", "/dashboard", "/openapi.json", "/chat/manifest", "/healthz"]) {
+      expect(res.body).toContain(`href="${href}"`);
+    }
+    expect(res.body).not.toMatch(/<script/i);
+  });
+});
+
+describe("prefersHtml", () => {
+  it.each([
+    [undefined, false],
+    ["", false],
+    ["*/*", false],
+    ["text/*", false],
+    ["application/json", false],
+    ["text/html", true],
+    ["TEXT/HTML", true],
+    ["application/xhtml+xml", true],
+    ["text/html;q=0", false],
+    ["application/json, text/html", true],
+    ["application/json;q=1, text/html;q=0.9", false],
+    ["text/html;q=0.9, application/json;q=0.9", true],
+    ["text/html;q=abc", false],
+  ])("%j → %s", (accept, expected) => {
+    expect(prefersHtml(accept)).toBe(expected);
   });
 });

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyReply } from "fastify";
-import { htmlPage } from "../../lib/html.ts";
+import { escapeHtml, htmlPage } from "../../lib/html.ts";
 
 /**
  * Where `vite build` puts the dashboard (see vite.config.ts). Same depth from src/features/web and from a
@@ -30,7 +30,12 @@ export interface DashboardIndexOptions {
   /** 404 for an address that is no dashboard page: the app still loads and says so. */
   status?: 200 | 404;
   distDir?: string;
+  /** The demo's "Sign in as …" offer for the signed-out page (config.demoSignIn). */
+  demoSignIn?: { name: string } | undefined;
 }
+
+/** The signed-out page reads this tag to offer the demo's sign-in link (web/src/components/signed-out.tsx). */
+export const DEMO_SIGN_IN_META = "upbeat-demo-sign-in";
 
 /**
  * Answers index.html, the shell of the single-page app. It names the hashed asset files, so it must be
@@ -52,5 +57,12 @@ export async function sendDashboardIndex(reply: FastifyReply, opts: DashboardInd
     .status(opts.status ?? 200)
     .headers({ ...PAGE_HEADERS, "cache-control": "no-cache" })
     .type("text/html; charset=utf-8")
-    .send(html);
+    .send(
+      opts.demoSignIn
+        ? html.replace(
+            "</head>",
+            `<meta name="${DEMO_SIGN_IN_META}" content="${escapeHtml(opts.demoSignIn.name)}"></head>`,
+          )
+        : html,
+    );
 }

@@ -35,7 +35,8 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
  */
 export function createWebRoutes(opts: { distDir?: string } = {}) {
   const distDir = opts.distDir ?? WEB_DIST_DIR;
-  return (app: FastifyInstance, deps: Pick<Deps, "log">): void => {
+  return (app: FastifyInstance, deps: Pick<Deps, "log"> & { config?: Pick<Deps["config"], "demoSignIn"> }): void => {
+    const demoSignIn = deps.config?.demoSignIn;
     if (!existsSync(join(distDir, "index.html"))) {
       deps.log.warn({ distDir }, "dashboard not built: /dashboard answers 503 until `npm run build` runs");
     }
@@ -67,18 +68,24 @@ export function createWebRoutes(opts: { distDir?: string } = {}) {
           },
         },
       },
-      async (req: FastifyRequest<{ Params: { "*": string } }>, reply) => dashboardPath(req.params["*"], reply, distDir),
+      async (req: FastifyRequest<{ Params: { "*": string } }>, reply) =>
+        dashboardPath(req.params["*"], reply, distDir, demoSignIn),
     );
   };
 }
 
-async function dashboardPath(rest: string, reply: FastifyReply, distDir: string): Promise<FastifyReply> {
+async function dashboardPath(
+  rest: string,
+  reply: FastifyReply,
+  distDir: string,
+  demoSignIn: { name: string } | undefined,
+): Promise<FastifyReply> {
   const first = rest.split("/", 1)[0] ?? "";
   // The API and the sign-in exchange are never the app: unknown ones keep the JSON 404.
   if (first === "api" || first === "login" || first === "assets")
     return reply.callNotFound() as unknown as FastifyReply;
   const known = first === "" || CLIENT_ROUTES.has(first);
-  return sendDashboardIndex(reply, { status: known ? 200 : 404, distDir });
+  return sendDashboardIndex(reply, { status: known ? 200 : 404, distDir, demoSignIn });
 }
 
 export function webRoutes(app: FastifyInstance, deps: Deps): void {

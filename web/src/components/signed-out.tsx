@@ -1,11 +1,25 @@
-/** Without a session: the only way in is a fresh link from Slack. */
+/** Set by the server on the demo only (`npm run demo`): the name of the member its sign-in link signs in as. */
+function demoSignInName(): string | undefined {
+  return document.querySelector<HTMLMetaElement>('meta[name="upbeat-demo-sign-in"]')?.content || undefined;
+}
+
+/** Without a session: the only way in is a fresh link from Slack (or, in the demo, the demo's own link). */
 export function SignedOut({ reason }: { reason?: string }) {
+  const demo = demoSignInName();
   return (
     <main id="main" className="signin" tabIndex={-1}>
       <div className="signin-card">
         <span className="brand-mark brand-mark-large" aria-hidden="true" />
-        <h1>Sign in from Slack</h1>
+        <h1>{demo ? "Sign in to the demo" : "Sign in from Slack"}</h1>
         <p>{reason ?? "You are not signed in, or your session has ended."}</p>
+        {demo ? (
+          <p>
+            <a className="button button-primary" href="/demo/sign-in">
+              Sign in as {demo}
+            </a>
+          </p>
+        ) : null}
+        {demo ? <p className="muted">In a real workspace, people sign in from Slack:</p> : null}
         <ol className="signin-steps">
           <li>
             In Slack, type <code>/upbeat</code> and press <strong>Open dashboard</strong>,

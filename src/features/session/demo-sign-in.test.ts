@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../../test/support/app.ts";
+
+describe("the demo's sign-in (config.demoSignIn, set only by npm run demo)", async () => {
+  const t = await useTestApp({ demoSignIn: { teamId: "T0DEMOSI", userId: "U0DEMOSIADMIN", name: "Dana & Co" } });
+  await t.installTeam("T0DEMOSI", { installer: "U0DEMOSIADMIN" });
+  await t.addMember("T0DEMOSI", "U0DEMOSIADMIN", { role: "admin" });
+
+  it("GET /demo/sign-in hands out a fresh one-time link each visit, and it signs in", async () => {
+    const first = await t.inject({ method: "GET", url: "/demo/sign-in" });
+    const second = await t.inject({ method: "GET", url: "/demo/sign-in" });
+    expect(first.statusCode).toBe(302);
+    const location = String(first.headers.location);
+    expect(location).toMatch(/^\/dashboard\/login\?t=/);
+    expect(second.headers.location).not.toBe(location);
+    const login = await t.inject({ method: "GET", url: location });
+    expect(login.statusCode).toBe(302);
+    expect(login.headers.location).toBe("/dashboard");
+    const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
+    const me = await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } });
+    expect(me.json()).toMatchObject({ team_id: "T0DEMOSI", user_id: "U0DEMOSIADMIN", role: "admin" });
+  });
+
+  it("a bad or used link's page offers the demo sign-in, the name escaped", async () => {
+    const res = await t.inject({ method: "GET", url: "/dashboard/login?t=nonsense" });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('<a href="/demo/sign-in">sign in as Dana &amp; Co</a>');
+  });
+  // The dashboard shell's offer (a meta tag the signed-out page reads) is driven in test/browser/front-door.test.ts.
+});
+
+describe("without the demo", async () => {
+  const t = await useTestApp();
+  it("there is no /demo/sign-in and the pages say to sign in from Slack", async () => {
+    expect((await t.inject({ method: "GET", url: "/demo/sign-in" })).statusCode).toBe(404);
+    const res = await t.inject({ method: "GET", url: "/dashboard/login?t=nonsense" });
+    expect(res.body).not.toContain("/demo/sign-in");
+    expect(res.body).toContain("<code>/upbeat</code>");
+  });
+});
