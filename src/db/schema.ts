@@ -98,19 +98,27 @@ export const sessions = pgTable(
 );
 
 /** Single-use nonces: OAuth states and login tokens. The primary key makes a second use fail. */
-export const usedNonces = pgTable("used_nonces", {
-  nonce: text("nonce").primaryKey(),
-  kind: text("kind").notNull(),
-  usedAt: tstz("used_at").notNull(),
-  expiresAt: tstz("expires_at").notNull(),
-});
+export const usedNonces = pgTable(
+  "used_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    kind: text("kind").notNull(),
+    usedAt: tstz("used_at").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [index("used_nonces_expires_idx").on(t.expiresAt)],
+);
 
 /** Slack retries an event when it gets no 200 within 3 s; the event id is claimed once. */
-export const chatEvents = pgTable("chat_events", {
-  eventId: text("event_id").primaryKey(),
-  teamId: text("team_id"),
-  receivedAt: tstz("received_at").notNull(),
-});
+export const chatEvents = pgTable(
+  "chat_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    teamId: text("team_id"),
+    receivedAt: tstz("received_at").notNull(),
+  },
+  (t) => [index("chat_events_received_idx").on(t.receivedAt)],
+);
 
 /** Fixed-window counters for rate limits that must hold across instances. */
 export const rateLimits = pgTable(
@@ -176,7 +184,7 @@ export const holidays = pgTable(
     date: date("date", { mode: "string" }).notNull(),
     name: text("name").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.date] })],
+  (t) => [primaryKey({ columns: [t.teamId, t.date] }), index("holidays_date_idx").on(t.date)],
 );
 
 export type RunStatus = "open" | "closed" | "skipped";
@@ -297,15 +305,19 @@ export type PostState = "sending" | "sent" | "failed" | "unknown";
  * Every message the bot posts is claimed here under a key before it is sent, so retries,
  * restarts and second instances never post it twice.
  */
-export const chatPosts = pgTable("chat_posts", {
-  key: text("key").primaryKey(),
-  teamId: text("team_id").notNull(),
-  channel: text("channel").notNull(),
-  state: text("state").$type<PostState>().notNull(),
-  ts: text("ts"),
-  attempts: integer("attempts").notNull().default(0),
-  updatedAt: tstz("updated_at").notNull(),
-});
+export const chatPosts = pgTable(
+  "chat_posts",
+  {
+    key: text("key").primaryKey(),
+    teamId: text("team_id").notNull(),
+    channel: text("channel").notNull(),
+    state: text("state").$type<PostState>().notNull(),
+    ts: text("ts"),
+    attempts: integer("attempts").notNull().default(0),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [index("chat_posts_updated_idx").on(t.updatedAt)],
+);
 
 // ---- Insights and AI access -----------------------------------------------------------------
 
@@ -389,6 +401,7 @@ export const ruleFirings = pgTable(
     uniqueIndex("rule_firings_response_uq").on(t.ruleId, t.responseId).where(sql`${t.responseId} is not null`),
     uniqueIndex("rule_firings_run_uq").on(t.ruleId, t.runId).where(sql`${t.responseId} is null`),
     index("rule_firings_team_created_idx").on(t.teamId, t.createdAt),
+    index("rule_firings_created_idx").on(t.createdAt),
   ],
 );
 
@@ -623,3 +636,17 @@ export const timeOff = pgTable(
     index("time_off_team_end_idx").on(t.teamId, t.endDate),
   ],
 );
+
+// ---- Maintenance ----------------------------------------------------------------------------------
+
+/**
+ * The daily maintenance run (retention), one row per UTC day: inserted before it runs, so with several instances
+ * one runs it. `pruned` counts the rows each step deleted. Pruned after 90 days.
+ */
+export const maintenanceRuns = pgTable("maintenance_runs", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  claimedAt: tstz("claimed_at").notNull(),
+  finishedAt: tstz("finished_at"),
+  outcome: text("outcome", { enum: ["ok", "failed"] }),
+  pruned: jsonb("pruned").$type<Record<string, number>>(),
+});
