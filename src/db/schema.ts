@@ -84,7 +84,7 @@ export const memberSyncs = pgTable("member_syncs", {
   dailyDate: date("daily_date", { mode: "string" }),
 });
 
-/** Dashboard sessions. Only the SHA-256 of the cookie value is stored. */
+/** Dashboard sessions. Only the SHA-256 of the cookie value is stored. Pruned once expired (daily maintenance). */
 export const sessions = pgTable(
   "sessions",
   {
@@ -97,7 +97,10 @@ export const sessions = pgTable(
   (t) => [index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** Single-use nonces: OAuth states and login tokens. The primary key makes a second use fail. */
+/**
+ * Single-use nonces: OAuth states and login tokens. The primary key makes a second use fail. Pruned once expired
+ * (after the token or state itself).
+ */
 export const usedNonces = pgTable(
   "used_nonces",
   {
@@ -109,7 +112,7 @@ export const usedNonces = pgTable(
   (t) => [index("used_nonces_expires_idx").on(t.expiresAt)],
 );
 
-/** Slack retries an event when it gets no 200 within 3 s; the event id is claimed once. */
+/** Slack retries an event when it gets no 200 within 3 s; the event id is claimed once. Pruned after 7 days. */
 export const chatEvents = pgTable(
   "chat_events",
   {
@@ -120,7 +123,7 @@ export const chatEvents = pgTable(
   (t) => [index("chat_events_received_idx").on(t.receivedAt)],
 );
 
-/** Fixed-window counters for rate limits that must hold across instances. */
+/** Fixed-window counters for rate limits that must hold across instances. Pruned after a day at the latest. */
 export const rateLimits = pgTable(
   "rate_limits",
   {
@@ -177,6 +180,7 @@ export const workspaceCalendars = pgTable("workspace_calendars", {
   updatedAt: tstz("updated_at").notNull(),
 });
 
+/** A workspace's holidays; pruned 400 days after their date. */
 export const holidays = pgTable(
   "holidays",
   {
@@ -303,7 +307,8 @@ export type PostState = "sending" | "sent" | "failed" | "unknown";
 
 /**
  * Every message the bot posts is claimed here under a key before it is sent, so retries,
- * restarts and second instances never post it twice.
+ * restarts and second instances never post it twice. Settled claims (sent, failed) are pruned after 30 days;
+ * in-flight ones (sending, unknown) never.
  */
 export const chatPosts = pgTable(
   "chat_posts",

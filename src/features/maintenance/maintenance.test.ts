@@ -61,6 +61,12 @@ describe("the daily maintenance (retention)", async () => {
              ('new-sent', ${TEAM}, 'C1', 'sent', '1.2', 1, ${at(30 * DAY - MIN)}),
              ('old-sending', ${TEAM}, 'C1', 'sending', null, 1, ${at(60 * DAY)}),
              ('old-unknown', ${TEAM}, 'C1', 'unknown', null, 2, ${at(60 * DAY)})`);
+    // Webhook deliveries: finished ones 30 days; a pending one (a retry scheduled) however old.
+    await db.execute(sql`insert into webhook_deliveries (team_id, endpoint_id, message_id, type, status, attempts, created_at, next_attempt_at, payload)
+      values (${TEAM}, 1, 'msg_old_ok', 'standup.submitted', 'delivered', 1, ${at(30 * DAY + MIN)}, null, null),
+             (${TEAM}, 1, 'msg_old_failed', 'standup.submitted', 'failed', 10, ${at(30 * DAY + MIN)}, null, null),
+             (${TEAM}, 1, 'msg_new_ok', 'standup.submitted', 'delivered', 1, ${at(30 * DAY - MIN)}, null, null),
+             (${TEAM}, 1, 'msg_old_pending', 'standup.submitted', 'pending', 9, ${at(40 * DAY)}, ${at(-DAY)}, '{}')`);
     // Rule firings: 90 days, in every workspace.
     await db.execute(sql`insert into rule_firings (team_id, rule_id, run_id, created_at)
       values (${TEAM}, 1, 900001, ${at(90 * DAY + MIN)}), (${OTHER}, 2, 900002, ${at(120 * DAY)}),
@@ -108,6 +114,7 @@ describe("the daily maintenance (retention)", async () => {
       used_nonces: 2,
       rate_limits: 1,
       chat_posts: 2,
+      webhook_deliveries: 2,
       rule_firings: 2,
       time_off: 2,
       holidays: 1,
@@ -121,6 +128,10 @@ describe("the daily maintenance (retention)", async () => {
       "new-sent",
       "old-sending",
       "old-unknown",
+    ]);
+    expect(await keys(sql`select message_id as k from webhook_deliveries order by 1`)).toEqual([
+      "msg_new_ok",
+      "msg_old_pending",
     ]);
     expect(await keys(sql`select run_id::text as k from rule_firings order by 1`)).toEqual(["900003"]);
     expect(await keys(sql`select end_date::text as k from time_off order by 1`)).toEqual(["2025-06-13"]);

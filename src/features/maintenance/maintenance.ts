@@ -5,6 +5,7 @@ import type { Deps } from "../../deps.ts";
 import { startTicker } from "../../jobs/ticker.ts";
 import { FIRING_RETENTION_DAYS } from "../rules/index.ts";
 import { TIME_OFF_RETENTION_DAYS } from "../time-off/index.ts";
+import { DELIVERY_RETENTION_MS } from "../webhooks/index.ts";
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
@@ -46,8 +47,7 @@ const dateAgo = (now: Date, days: number) => ago(now, days).slice(0, 10);
 
 /**
  * What the daily run deletes. Tables not listed are kept (the README's Retention table says why), or pruned by their
- * own feature as it goes: webhook deliveries (hourly, by the sweeper), digest claims (each digest pass),
- * celebration post claims (each celebrations pass).
+ * own feature as it goes: digest claims (each digest pass), celebration post claims (each celebrations pass).
  */
 export const PRUNE_STEPS: readonly PruneStep[] = [
   {
@@ -68,6 +68,13 @@ export const PRUNE_STEPS: readonly PruneStep[] = [
     name: "chat_posts",
     table: "chat_posts",
     where: (now) => sql`state in ('sent', 'failed') and updated_at < ${ago(now, POST_CLAIM_RETENTION_DAYS)}`,
+  },
+  // Finished deliveries only: a pending one has a retry scheduled (the sweeper also trims each endpoint's log hourly).
+  {
+    name: "webhook_deliveries",
+    table: "webhook_deliveries",
+    where: (now) =>
+      sql`status <> 'pending' and created_at < ${new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString()}`,
   },
   {
     name: "rule_firings",
