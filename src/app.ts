@@ -10,6 +10,7 @@ import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
+import { maintenanceJobs, startMaintenanceScheduler } from "./features/maintenance/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
@@ -67,6 +68,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   webhookEvents(deps);
   emailJobs(deps);
   celebrationJobs(deps);
+  maintenanceJobs(deps);
   standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
@@ -98,6 +100,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopDigests: (() => void) | undefined;
   let stopCelebrations: (() => void) | undefined;
   let stopMemberSync: (() => void) | undefined;
+  let stopMaintenance: (() => void) | undefined;
   return {
     deps,
     server,
@@ -110,6 +113,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopDigests = startDigestScheduler(deps);
         stopCelebrations = startCelebrationsScheduler(deps);
         stopMemberSync = startMemberSyncScheduler(deps);
+        stopMaintenance = startMaintenanceScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -121,6 +125,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       stopDigests?.();
       stopCelebrations?.();
       stopMemberSync?.();
+      stopMaintenance?.();
       const closing = server.close();
       const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([closing, grace]);

@@ -84,7 +84,7 @@ export const memberSyncs = pgTable("member_syncs", {
   dailyDate: date("daily_date", { mode: "string" }),
 });
 
-/** Dashboard sessions. Only the SHA-256 of the cookie value is stored. */
+/** Dashboard sessions. Only the SHA-256 of the cookie value is stored. Pruned once expired (daily maintenance). */
 export const sessions = pgTable(
   "sessions",
   {
@@ -97,22 +97,33 @@ export const sessions = pgTable(
   (t) => [index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-/** Single-use nonces: OAuth states and login tokens. The primary key makes a second use fail. */
-export const usedNonces = pgTable("used_nonces", {
-  nonce: text("nonce").primaryKey(),
-  kind: text("kind").notNull(),
-  usedAt: tstz("used_at").notNull(),
-  expiresAt: tstz("expires_at").notNull(),
-});
+/**
+ * Single-use nonces: OAuth states and login tokens. The primary key makes a second use fail. Pruned once expired
+ * (after the token or state itself).
+ */
+export const usedNonces = pgTable(
+  "used_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    kind: text("kind").notNull(),
+    usedAt: tstz("used_at").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [index("used_nonces_expires_idx").on(t.expiresAt)],
+);
 
-/** Slack retries an event when it gets no 200 within 3 s; the event id is claimed once. */
-export const chatEvents = pgTable("chat_events", {
-  eventId: text("event_id").primaryKey(),
-  teamId: text("team_id"),
-  receivedAt: tstz("received_at").notNull(),
-});
+/** Slack retries an event when it gets no 200 within 3 s; the event id is claimed once. Pruned after 7 days. */
+export const chatEvents = pgTable(
+  "chat_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    teamId: text("team_id"),
+    receivedAt: tstz("received_at").notNull(),
+  },
+  (t) => [index("chat_events_received_idx").on(t.receivedAt)],
+);
 
-/** Fixed-window counters for rate limits that must hold across instances. */
+/** Fixed-window counters for rate limits that must hold across instances. Pruned after a day at the latest. */
 export const rateLimits = pgTable(
   "rate_limits",
   {
@@ -169,6 +180,7 @@ export const workspaceCalendars = pgTable("workspace_calendars", {
   updatedAt: tstz("updated_at").notNull(),
 });
 
+/** A workspace's holidays; pruned 400 days after their date. */
 export const holidays = pgTable(
   "holidays",
   {
@@ -176,7 +188,7 @@ export const holidays = pgTable(
     date: date("date", { mode: "string" }).notNull(),
     name: text("name").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.date] })],
+  (t) => [primaryKey({ columns: [t.teamId, t.date] }), index("holidays_date_idx").on(t.date)],
 );
 
 export type RunStatus = "open" | "closed" | "skipped";
@@ -295,17 +307,22 @@ export type PostState = "sending" | "sent" | "failed" | "unknown";
 
 /**
  * Every message the bot posts is claimed here under a key before it is sent, so retries,
- * restarts and second instances never post it twice.
+ * restarts and second instances never post it twice. Settled claims (sent, failed) are pruned after 30 days;
+ * in-flight ones (sending, unknown) never.
  */
-export const chatPosts = pgTable("chat_posts", {
-  key: text("key").primaryKey(),
-  teamId: text("team_id").notNull(),
-  channel: text("channel").notNull(),
-  state: text("state").$type<PostState>().notNull(),
-  ts: text("ts"),
-  attempts: integer("attempts").notNull().default(0),
-  updatedAt: tstz("updated_at").notNull(),
-});
+export const chatPosts = pgTable(
+  "chat_posts",
+  {
+    key: text("key").primaryKey(),
+    teamId: text("team_id").notNull(),
+    channel: text("channel").notNull(),
+    state: text("state").$type<PostState>().notNull(),
+    ts: text("ts"),
+    attempts: integer("attempts").notNull().default(0),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [index("chat_posts_updated_idx").on(t.updatedAt)],
+);
 
 // ---- Insights and AI access -----------------------------------------------------------------
 
@@ -389,6 +406,7 @@ export const ruleFirings = pgTable(
     uniqueIndex("rule_firings_response_uq").on(t.ruleId, t.responseId).where(sql`${t.responseId} is not null`),
     uniqueIndex("rule_firings_run_uq").on(t.ruleId, t.runId).where(sql`${t.responseId} is null`),
     index("rule_firings_team_created_idx").on(t.teamId, t.createdAt),
+    index("rule_firings_created_idx").on(t.createdAt),
   ],
 );
 
@@ -623,3 +641,17 @@ export const timeOff = pgTable(
     index("time_off_team_end_idx").on(t.teamId, t.endDate),
   ],
 );
+
+// ---- Maintenance ----------------------------------------------------------------------------------
+
+/**
+ * The daily maintenance run (retention), one row per UTC day: inserted before it runs, so with several instances
+ * one runs it. `pruned` counts the rows each step deleted. Pruned after 90 days.
+ */
+export const maintenanceRuns = pgTable("maintenance_runs", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  claimedAt: tstz("claimed_at").notNull(),
+  finishedAt: tstz("finished_at"),
+  outcome: text("outcome", { enum: ["ok", "failed"] }),
+  pruned: jsonb("pruned").$type<Record<string, number>>(),
+});

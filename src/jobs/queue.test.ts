@@ -5,7 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../test/support/database.ts";
 import { CLAIM_STALE_SECONDS } from "../chat/post-once.ts";
 import { type Database, rows } from "../db/client.ts";
-import { DEFAULT_QUEUE_SETTINGS, JOB_EXPIRY_SECONDS, JobQueue, type QueueSettings } from "./queue.ts";
+import {
+  DEFAULT_QUEUE_SETTINGS,
+  JOB_DELETE_AFTER_SECONDS,
+  JOB_EXPIRY_SECONDS,
+  JOB_RETENTION_SECONDS,
+  JobQueue,
+  type QueueSettings,
+} from "./queue.ts";
 
 declare module "./queue.ts" {
   interface JobPayloads {
@@ -77,6 +84,24 @@ describe("crash recovery with the production settings", () => {
     });
     await queue.enqueue("test.recovery", { n: 1 });
     expect((await jobsOf()).map((j) => j.heartbeat_seconds)).toEqual([DEFAULT_QUEUE_SETTINGS.heartbeatSeconds]);
+  });
+
+  it("sets the queue's own retention (finished jobs a week, waiting ones 14 days), also on a queue made before", async () => {
+    const retention = () =>
+      rows<{ deletion: number; retention: number }>(
+        database.db,
+        sql`select deletion_seconds as deletion, retention_seconds as retention from pgboss.queue
+            where name = 'test.recovery'`,
+      );
+    const first = await queueWith({ workers: false }, async () => {});
+    expect(await retention()).toEqual([{ deletion: 7 * 86_400, retention: 14 * 86_400 }]);
+    await first.stop();
+    // A queue left by an older release (or changed by hand) gets the values again on the next start.
+    await database.db.execute(
+      sql`update pgboss.queue set deletion_seconds = 0, retention_seconds = 60 where name = 'test.recovery'`,
+    );
+    await queueWith({ workers: false }, async () => {});
+    expect(await retention()).toEqual([{ deletion: JOB_DELETE_AFTER_SECONDS, retention: JOB_RETENTION_SECONDS }]);
   });
 });
 

@@ -57,6 +57,19 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
 /** A handler may run this long (heartbeat or not) before pg-boss gives up on it and retries the job. */
 export const JOB_EXPIRY_SECONDS = 300;
 
+/**
+ * Retention of the queue's own rows, which pg-boss enforces itself (no code of ours): a finished job (completed,
+ * failed for good, cancelled) is deleted this long after it finished, kept a week to look into a failure.
+ */
+export const JOB_DELETE_AFTER_SECONDS = 7 * 86_400;
+/**
+ * A job still waiting (created, or between retries) this long after its start time is deleted unrun. Every job
+ * gives up within about a day of retries, so only a job stuck for good ever reaches it.
+ */
+export const JOB_RETENTION_SECONDS = 14 * 86_400;
+/** How often pg-boss's supervisor deletes those rows (one instance per interval, claimed in its queue table). */
+export const QUEUE_MAINTENANCE_INTERVAL_SECONDS = 3600;
+
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 /**
@@ -108,6 +121,7 @@ export class JobQueue {
       supervise: s.workers,
       superviseIntervalSeconds: s.superviseIntervalSeconds,
       monitorIntervalSeconds: s.superviseIntervalSeconds,
+      maintenanceIntervalSeconds: QUEUE_MAINTENANCE_INTERVAL_SECONDS,
     };
     this.#boss =
       database.kind === "pglite"
@@ -141,6 +155,8 @@ export class JobQueue {
         ...(backoff ? { retryDelayMax: 3600 } : {}),
         expireInSeconds: JOB_EXPIRY_SECONDS,
         heartbeatSeconds: s.heartbeatSeconds,
+        deleteAfterSeconds: JOB_DELETE_AFTER_SECONDS,
+        retentionSeconds: JOB_RETENTION_SECONDS,
       };
       if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
       else await this.#boss.createQueue(name, options);

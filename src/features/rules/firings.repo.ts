@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { type RuleTrigger, ruleFirings, rules } from "../../db/schema.ts";
 import type { RuleRow } from "./rules.repo.ts";
@@ -70,15 +70,6 @@ export async function finishFiring(ex: Executor, teamId: string, id: number, out
     .update(ruleFirings)
     .set({ outcome, doneAt: now })
     .where(and(eq(ruleFirings.teamId, teamId), eq(ruleFirings.id, id)));
-}
-
-/** Retention: the workspace's firings older than `before` go (an index range on team and time). */
-export async function pruneFirings(ex: Executor, teamId: string, before: Date): Promise<number> {
-  const deleted = await ex
-    .delete(ruleFirings)
-    .where(and(eq(ruleFirings.teamId, teamId), lt(ruleFirings.createdAt, before)))
-    .returning({ id: ruleFirings.id });
-  return deleted.length;
 }
 
 export interface RunFacts {

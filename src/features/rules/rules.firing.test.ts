@@ -6,6 +6,7 @@ import { APP_URL, type TestApp, useTestApp } from "../../../test/support/app.ts"
 import { createSchedule } from "../../../test/support/factories.ts";
 import { submitStandup } from "../../../test/support/standup-answers.ts";
 import { rows } from "../../db/client.ts";
+import { runMaintenance } from "../maintenance/index.ts";
 import { tick } from "../standups/index.ts";
 
 const TEAM = "T0FIRE";
@@ -341,7 +342,7 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
     ]);
   });
 
-  it("firings older than 90 days are pruned when the workspace's firing job runs; other workspaces' are not touched", async () => {
+  it("firings older than 90 days are pruned by the daily maintenance, in every workspace", async () => {
     const now = t.clock.now().getTime();
     const day = 86_400_000;
     const insert = (team: string, ruleId: number, runId: number, ageDays: number) =>
@@ -352,12 +353,12 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
     await insert(TEAM, participationToAlerts, 900_001, 91);
     await insert(TEAM, participationToAlerts, 900_002, 89);
     await insert(OTHER, 1, 900_003, 120);
-    await t.deps.queue.enqueue("rules.fire", { teamId: TEAM, firingId: 0 });
-    await t.deps.queue.drain();
+    const result = await runMaintenance(t.deps, t.clock.now());
+    expect(result.pruned.rule_firings).toBe(2);
     const left = await rows<{ run_id: number }>(
       t.deps.db,
       sql`select run_id::int as run_id from rule_firings where run_id >= 900000 order by run_id`,
     );
-    expect(left.map((r) => r.run_id)).toEqual([900_002, 900_003]);
+    expect(left.map((r) => r.run_id)).toEqual([900_002]);
   });
 });

@@ -13,7 +13,6 @@ import {
   findFiring,
   findRunFacts,
   finishFiring,
-  pruneFirings,
   type RunFacts,
   runMoodCounts,
   runParticipation,
@@ -28,7 +27,10 @@ declare module "../../jobs/queue.ts" {
   }
 }
 
-/** Firings are kept this long (they only guard against firing twice, and events are never that late). */
+/**
+ * Firings are kept this long (they only guard against firing twice, and events are never that late); the daily
+ * maintenance prunes them in every workspace.
+ */
 export const FIRING_RETENTION_DAYS = 90;
 
 /** Why a firing posted nothing, or "posted". Stored on the firing row. */
@@ -133,10 +135,8 @@ async function act(deps: JobDeps, firing: FiringRow): Promise<Outcome> {
   }
 }
 
-/** Computes the rule's figure for its firing and posts once if it is met; prunes the workspace's old firings. */
+/** Computes the rule's figure for its firing and posts once if it is met (old firings go in the daily maintenance). */
 export async function runFiring(deps: JobDeps, teamId: string, firingId: number): Promise<Outcome | undefined> {
-  const now = deps.clock.now();
-  await pruneFirings(deps.db, teamId, new Date(now.getTime() - FIRING_RETENTION_DAYS * 86_400_000));
   const firing = await findFiring(deps.db, teamId, firingId);
   if (!firing || firing.doneAt) return undefined;
   let outcome: Outcome;

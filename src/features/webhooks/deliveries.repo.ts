@@ -185,13 +185,14 @@ export async function takeOverdue(
 }
 
 /**
- * Retention: deliveries created before `before` go, and of the finished ones each endpoint keeps only its newest
- * `keep` (what its log shows). Pending ones stay until they finish, unless they are that old.
+ * Retention: finished deliveries created before `before` go, and of the finished ones each endpoint keeps only its
+ * newest `keep` (what its log shows). Pending ones stay, however old, until they finish (at most about 3 days of
+ * retries, and the sweeper takes over lost ones), so a scheduled retry is never lost.
  */
 export async function pruneDeliveries(ex: Executor, before: Date, keep: number): Promise<number> {
   const old = await ex
     .delete(webhookDeliveries)
-    .where(lt(webhookDeliveries.createdAt, before))
+    .where(and(lt(webhookDeliveries.createdAt, before), ne(webhookDeliveries.status, "pending")))
     .returning({ id: webhookDeliveries.id });
   const ranked = ex
     .select({

@@ -145,7 +145,7 @@ describe("disabling failing endpoints, and retention", async () => {
     expect(noticesTo(ADMIN).filter((c) => String(c.args.text).includes("/blip"))).toEqual([]);
   });
 
-  it("deliveries are kept 30 days, and each endpoint keeps its newest 100 finished ones; pending ones stay", async () => {
+  it("finished deliveries are kept 30 days, and each endpoint keeps its newest 100 finished ones; pending ones stay", async () => {
     const id = await create("/ok/kept");
     const now = t.clock.now().getTime();
     const at = (msAgo: number) => new Date(now - msAgo).toISOString();
@@ -156,6 +156,7 @@ describe("disabling failing endpoints, and retention", async () => {
     await t.deps.db.execute(sql`
       insert into webhook_deliveries (team_id, endpoint_id, message_id, type, status, attempts, created_at, next_attempt_at, payload)
       values (${TEAM}, ${id}, 'msg_pending_old', 'standup.submitted', 'pending', 3, ${at(2 * DAY)}, ${at(-DAY)}, '{}'),
+             (${TEAM}, ${id}, 'msg_pending_ancient', 'standup.submitted', 'pending', 9, ${at(40 * DAY)}, ${at(-DAY)}, '{}'),
              (${TEAM}, ${id}, 'msg_too_old', 'standup.submitted', 'failed', 10, ${at(31 * DAY)}, null, null)`);
     const removed = await pruneWebhookDeliveries(t.deps);
     expect(removed).toBe(21);
@@ -163,9 +164,11 @@ describe("disabling failing endpoints, and retention", async () => {
       t.deps.db,
       sql`select message_id from webhook_deliveries where endpoint_id = ${id} order by created_at desc, id desc`,
     );
-    expect(left).toHaveLength(101);
+    expect(left).toHaveLength(102);
     expect(left[0]!.message_id).toBe("msg_f120");
     expect(left.some((d) => d.message_id === "msg_pending_old")).toBe(true);
+    // A retry is still scheduled: never pruned, however old.
+    expect(left.some((d) => d.message_id === "msg_pending_ancient")).toBe(true);
     expect(left.some((d) => d.message_id === "msg_too_old")).toBe(false);
     expect(left.some((d) => d.message_id === "msg_f20")).toBe(false);
     expect(left.some((d) => d.message_id === "msg_f21")).toBe(true);

@@ -1,4 +1,4 @@
 /** The webhooks feature's public face: the app wires these (routes, jobs, the event subscriber, the sweeper). */
 export { webhookEvents } from "./webhooks.events.ts";
-export { startWebhookSweeper, webhookJobs } from "./webhooks.jobs.ts";
+export { DELIVERY_RETENTION_MS, startWebhookSweeper, webhookJobs } from "./webhooks.jobs.ts";
 export { webhookRoutes } from "./webhooks.routes.ts";

@@ -201,7 +201,7 @@ export async function sweepDeliveries(deps: JobDeps, graceMs = SWEEP_GRACE_MS): 
   return due.length;
 }
 
-/** Retention: 30 days, and each endpoint's newest 100 finished deliveries (its log); bodies go when finished. */
+/** Retention: finished deliveries 30 days, and each endpoint's newest 100 (its log); pending ones until they finish. */
 export async function pruneWebhookDeliveries(deps: Pick<Deps, "db" | "clock">): Promise<number> {
   return pruneDeliveries(deps.db, new Date(deps.clock.now().getTime() - DELIVERY_RETENTION_MS), DELIVERIES_SHOWN);
 }
