@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { WebClient } from "@slack/web-api";
+import { LogLevel, WebAPIPlatformError, WebClient } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
+import { startFakeSlack } from "../../../dev/fake-slack/index.ts";
 import { BOT_EVENTS, BOT_SCOPES } from "./slack-app.ts";
 
 /**
@@ -146,5 +147,70 @@ describe("the Slack app's one list of scopes and events", () => {
     expect(missing, "scopes the code needs but /install and the manifest do not ask for").toEqual([]);
     const unused = BOT_SCOPES.filter((s) => !needed.has(s));
     expect(unused, "scopes asked for that no call, event or command needs").toEqual([]);
+  });
+});
+
+describe("a token with exactly BOT_SCOPES (the fake Slack checks scopes as Slack does)", () => {
+  it("may call every method in the table on every kind of conversation the service uses", async () => {
+    const fake = await startFakeSlack();
+    try {
+      fake.addTeam({ id: "T1", name: "Acme", botToken: "xoxb-1", botUserId: "UBOT", scopes: [...BOT_SCOPES] });
+      fake.addUser("T1", { id: "UA", name: "ana", real_name: "Ana", email: "ana@acme.test" });
+      fake.addChannel("T1", { id: "CPUB", name: "standup", members: ["UA"] });
+      fake.addChannel("T1", { id: "GPRIV", name: "secret", is_private: true, members: ["UBOT", "UA"] });
+      const slack = new WebClient("xoxb-1", {
+        slackApiUrl: fake.url,
+        retryConfig: { retries: 0 },
+        logLevel: LogLevel.ERROR,
+      });
+      const refused: string[] = [];
+      const tried = new Set<string>();
+      const call = async (method: string, args: Record<string, unknown>) => {
+        tried.add(method);
+        try {
+          return (await slack.apiCall(method, args)) as unknown as Record<string, unknown>;
+        } catch (err) {
+          if (!(err instanceof WebAPIPlatformError)) throw err;
+          if (["missing_scope", "not_allowed_token_type"].includes(err.data.error)) {
+            refused.push(`${method} ${JSON.stringify(args)}: ${err.data.error}`);
+          }
+          return {};
+        }
+      };
+      await call("conversations.join", { channel: "CPUB" });
+      const dm = (await call("conversations.open", { users: "UA" })).channel as { id: string };
+      expect(dm?.id).toBeTruthy();
+      for (const channel of ["CPUB", "GPRIV", dm.id]) {
+        const posted = await call("chat.postMessage", { channel, text: "hi" });
+        const ts = String(posted.ts);
+        await call("chat.update", { channel, ts, text: "hi again" });
+        await call("conversations.history", { channel });
+        await call("conversations.replies", { channel, ts });
+        await call("reactions.add", { channel, timestamp: ts, name: "tada" });
+      }
+      for (const channel of ["CPUB", "GPRIV"]) {
+        await call("conversations.info", { channel });
+        await call("conversations.members", { channel });
+        await call("chat.postEphemeral", { channel, user: "UA", text: "only you" });
+      }
+      await call("conversations.list", { types: "public_channel,private_channel" });
+      await call("users.list", {});
+      await call("users.info", { user: "UA" });
+      await call("views.publish", { user_id: "UA", view: { type: "home", blocks: [] } });
+      await call("views.open", {
+        trigger_id: "1.2.3",
+        view: { type: "modal", title: { type: "plain_text", text: "x" } },
+      });
+      // Without groups:history, the lookup in the private channel would be refused here.
+      expect(refused).toEqual([]);
+      // Every method the code calls with the bot token was tried (oauth.v2.access is tokenless).
+      expect([...tried].sort()).toEqual(
+        Object.keys(METHOD_SCOPES)
+          .filter((m) => m !== "oauth.v2.access")
+          .sort(),
+      );
+    } finally {
+      await fake.close();
+    }
   });
 });
