@@ -11,6 +11,7 @@ import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { maintenanceJobs, startMaintenanceScheduler } from "./features/maintenance/index.ts";
+import { manifestRoutes } from "./features/manifest/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
@@ -74,6 +75,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     systemRoutes,
     chatRoutes(receiver),
     installRoutes,
+    manifestRoutes,
     sessionRoutes,
     memberRoutes,
     channelRoutes,

@@ -85,6 +85,19 @@ function loadOrCreateDevSecrets(dataDir: string, need: (keyof Generated)[]): Gen
   return stored;
 }
 
+/**
+ * APP_URL as the server reads it (required in production; `http://localhost:PORT` otherwise), on its own for tools
+ * that need nothing else (`npm run manifest`). Problems are added to `problems`.
+ */
+export function readAppUrl(env: NodeJS.ProcessEnv, problems: string[]): string {
+  const get = (name: string): string | undefined => env[name]?.trim() || undefined;
+  const appUrl = get("APP_URL");
+  if (!appUrl && env.NODE_ENV === "production") problems.push("APP_URL is required");
+  if (appUrl && !httpUrl.safeParse(appUrl).success) problems.push("APP_URL must be an http(s) URL");
+  const port = Number(get("PORT") ?? "3000");
+  return noTrailingSlash(appUrl ?? `http://localhost:${Number.isInteger(port) ? port : 3000}`);
+}
+
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   opts: { dataDir?: string; demoSignIn?: DemoSignIn } = {},
@@ -108,9 +121,7 @@ export function loadConfig(
   const port = Number(get("PORT") ?? "3000");
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push("PORT must be an integer 0-65535");
 
-  let appUrl = required("APP_URL");
-  if (appUrl && !httpUrl.safeParse(appUrl).success) problems.push("APP_URL must be an http(s) URL");
-  appUrl = noTrailingSlash(appUrl ?? `http://localhost:${Number.isInteger(port) ? port : 3000}`);
+  const appUrl = readAppUrl(env, problems);
 
   let databaseUrl = required("DATABASE_URL");
   if (databaseUrl && !/^(postgres|postgresql):\/\/|^pglite:\/\//.test(databaseUrl)) {

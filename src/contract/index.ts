@@ -16,6 +16,7 @@ export * from "./email.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
 export * from "./kudos.ts";
+export * from "./manifest.ts";
 export * from "./members.ts";
 export * from "./profiles.ts";
 export * from "./rules.ts";

@@ -3,30 +3,14 @@ import type { Deps } from "../../deps.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
 import { queueWelcome } from "../email/index.ts";
+import { BOT_SCOPES } from "../manifest/index.ts";
 import { ensureAdmin, queueMemberSync, refreshMember, SIGN_IN_LOOKUP_MS } from "../members/index.ts";
 import { restartTiming } from "../schedules/index.ts";
 import { claimNonce, issueLoginToken } from "../session/index.ts";
 import { endWorkspaceAccess } from "./access.ts";
 
-/**
- * channels:join lets the bot join the public channel a standup posts in; groups:read lets it see a private
- * channel it was invited to (the channel check and the run's member list).
- */
-export const BOT_SCOPES = [
-  "app_mentions:read",
-  "channels:history",
-  "channels:join",
-  "channels:read",
-  "chat:write",
-  "commands",
-  "groups:read",
-  "im:history",
-  "im:write",
-  "reactions:write",
-  "team:read",
-  "users:read",
-  "users:read.email",
-] as const;
+/** The one list of bot scopes, shared with the app manifest (see src/features/manifest/slack-app.ts). */
+export { BOT_SCOPES };
 
 export const STATE_TTL_SECONDS = 10 * 60;
 
