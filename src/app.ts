@@ -12,6 +12,7 @@ import { installListeners, installRoutes } from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
+import { metricsRoutes } from "./features/metrics/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
@@ -70,6 +71,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
+    metricsRoutes,
     chatRoutes(receiver),
     installRoutes,
     sessionRoutes,
