@@ -25,16 +25,12 @@ export type SlackCallOutcome =
   | "http_error"
   | "network_error";
 
-export type JobFailure = "retry" | "exhausted" | "gave_up";
-export type RunSkipReason = "late" | "nobody_to_ask" | "paused" | "deleted" | "uninstalled";
-export type WebhookOutcome = "delivered" | "retry_scheduled" | "failed";
-export type EmailOutcome = "sent" | "skipped" | "dropped" | "retry";
-
 const HTTP_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 export class Metrics {
   readonly registry = new Registry();
   readonly #queueDepths: { source?: () => Promise<QueueDepth[]> } = {};
+  #defaultsOn = false;
 
   readonly httpDuration = new Histogram({
     name: "upbeat_http_request_duration_seconds",
@@ -108,7 +104,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(opts: { defaults?: boolean } = {}) {
+  constructor() {
     const depths = this.#queueDepths;
     new Gauge({
       name: "upbeat_job_queue_jobs",
@@ -124,8 +120,6 @@ export class Metrics {
         }
       },
     });
-    // The standard process and Node.js metrics under their usual names, which common dashboards expect.
-    if (opts.defaults !== false) collectDefaultMetrics({ register: this.registry });
   }
 
   /** Where the queue depth gauge reads from at scrape time. */
@@ -139,6 +133,13 @@ export class Metrics {
 
   /** The text exposition of every metric. */
   scrape(): Promise<string> {
+    // The standard process and Node.js metrics, under their usual names (which common dashboards expect), from the
+    // first scrape on: their event-loop and GC monitors run for good once started, so an instance nobody scrapes
+    // (a test app, a one-off script) never starts them.
+    if (!this.#defaultsOn) {
+      this.#defaultsOn = true;
+      collectDefaultMetrics({ register: this.registry });
+    }
     return this.registry.metrics();
   }
 
