@@ -14,6 +14,7 @@ import { maintenanceJobs, startMaintenanceScheduler } from "./features/maintenan
 import { manifestRoutes } from "./features/manifest/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
+import { metricsRoutes } from "./features/metrics/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
@@ -73,6 +74,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
+    metricsRoutes,
     chatRoutes(receiver),
     installRoutes,
     manifestRoutes,

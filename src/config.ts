@@ -31,6 +31,11 @@ export interface Config {
    * self-hosted install). Off by default: only public addresses are reached.
    */
   readonly webhookAllowPrivate: boolean;
+  /**
+   * Bearer token GET /metrics asks for. Unset: /metrics is open outside production and off (404) in production,
+   * where the instance faces the internet.
+   */
+  readonly metricsToken: string | undefined;
   /** Messages for the operator, printed once at start (never containing secrets). */
   readonly notices: readonly string[];
   /**
@@ -147,6 +152,11 @@ export function loadConfig(
   const allowPrivate = (get("WEBHOOK_ALLOW_PRIVATE") ?? "false").toLowerCase();
   if (!["true", "false", "1", "0"].includes(allowPrivate)) problems.push("WEBHOOK_ALLOW_PRIVATE must be true or false");
 
+  const metricsToken = get("METRICS_TOKEN");
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push("METRICS_TOKEN must be 16 to 256 printable characters without spaces");
+  }
+
   const rawLevel = (get("LOG_LEVEL") ?? "INFO").toUpperCase();
   const logLevel = LOG_LEVELS[rawLevel];
   if (!logLevel) problems.push("LOG_LEVEL must be DEBUG, INFO or WARNING");
@@ -172,6 +182,8 @@ export function loadConfig(
     );
   }
 
+  if (production && metricsToken === undefined) notices.push("METRICS_TOKEN is not set: GET /metrics is off");
+
   const host = new URL(appUrl).hostname;
   return Object.freeze({
     nodeEnv,
@@ -192,6 +204,7 @@ export function loadConfig(
     logLevel: logLevel!,
     trustProxyHops,
     webhookAllowPrivate: allowPrivate === "true" || allowPrivate === "1",
+    metricsToken,
     notices: Object.freeze(notices),
     ...(opts.demoSignIn ? { demoSignIn: Object.freeze({ ...opts.demoSignIn }) } : {}),
   });

@@ -10,6 +10,7 @@ import { JobQueue, type QueueSettings } from "./jobs/queue.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { deriveKey } from "./lib/crypto.ts";
 import { loggableError, scrubSecrets } from "./lib/log-scrub.ts";
+import { Metrics } from "./lib/metrics.ts";
 import { type Outbound, systemOutbound } from "./lib/outbound.ts";
 
 /** The composition root: everything a route, listener, job or tool needs, passed as one value. */
@@ -25,6 +26,8 @@ export interface Deps {
   readonly chat: ChatClients;
   /** Name resolution for customer-chosen addresses (webhook endpoints); tests inject their own. */
   readonly outbound: Outbound;
+  /** This instance's Prometheus metrics (GET /metrics); lower layers and features record into it. */
+  readonly metrics: Metrics;
   readonly keys: {
     readonly loginToken: Buffer;
     readonly oauthState: Buffer;
@@ -167,8 +170,11 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
     emailUnsubscribe: deriveKey(config.sessionSecretKey, "email-unsubscribe"),
   };
   // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
-  const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused });
-  const chat = new ChatClients(config, database.db, keys.tokenEncryption, log);
+  const metrics = new Metrics();
+  const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused, metrics });
+  metrics.readQueueDepthsFrom(() => queue.depths());
+  const chat = new ChatClients(config, database.db, keys.tokenEncryption, log, metrics);
   const outbound = { ...systemOutbound, ...opts.outbound };
-  return { config, database, db: database.db, clock, log, queue, events: new EventBus(), chat, outbound, keys };
+  const events = new EventBus();
+  return { config, database, db: database.db, clock, log, queue, events, chat, outbound, metrics, keys };
 }

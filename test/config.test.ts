@@ -137,4 +137,11 @@ describe("secrets stay out of logs", () => {
       /WEBHOOK_ALLOW_PRIVATE must be true or false/,
     );
   });
+
+  it("METRICS_TOKEN is optional, and a short or spaced one is a problem", () => {
+    expect(loadConfig(PROD).metricsToken).toBeUndefined();
+    expect(loadConfig({ ...PROD, METRICS_TOKEN: "m".repeat(16) }).metricsToken).toBe("m".repeat(16));
+    expect(problems({ ...PROD, METRICS_TOKEN: "short" }).join()).toMatch(/METRICS_TOKEN must be 16 to 256/);
+    expect(problems({ ...PROD, METRICS_TOKEN: "with a space in it!" }).join()).toMatch(/METRICS_TOKEN/);
+  });
 });

@@ -19,7 +19,7 @@ export function createBolt(deps: Deps, receiver: FastifyReceiver, groups: Listen
     logger,
     logLevel: slackLevelFor(deps.log.level),
     // Calls made inside listeners (views.open must use the trigger within 3 s) are not retried.
-    clientOptions: webClientOptions(deps.config, "post", logger),
+    clientOptions: webClientOptions(deps.config, "post", logger, deps.metrics),
     authorize: async ({ teamId }) => {
       if (!teamId) throw new Error("event without a team");
       const inst = await findInstallation(deps.db, teamId);

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { decryptSecret } from "../lib/crypto.ts";
+import type { Metrics } from "../lib/metrics.ts";
 import { findActiveInstallation } from "./installations.repo.ts";
 import { makeWebClient } from "./web-client.ts";
 
@@ -21,11 +22,12 @@ export class ChatClients {
     private readonly db: Db,
     private readonly encryptionKey: Buffer,
     private readonly log: Logger,
+    private readonly metrics?: Metrics,
   ) {}
 
   /** A client without a token, for `oauth.v2.access`. */
   anonymous(): WebClient {
-    return makeWebClient(this.config, this.log, undefined, "read");
+    return makeWebClient(this.config, this.log, undefined, "read", this.metrics);
   }
 
   /** Throws InstallationGoneError when the workspace uninstalled the app: no more calls for it. */
@@ -36,8 +38,8 @@ export class ChatClients {
     let pair = this.#clients.get(token);
     if (!pair) {
       pair = {
-        read: makeWebClient(this.config, this.log, token, "read"),
-        post: makeWebClient(this.config, this.log, token, "post"),
+        read: makeWebClient(this.config, this.log, token, "read", this.metrics),
+        post: makeWebClient(this.config, this.log, token, "post", this.metrics),
       };
       this.#clients.set(token, pair);
     }

@@ -91,6 +91,19 @@ describe("postOnce after an ambiguous failure", async () => {
     expect(withKey(key, CHANNEL).map((m) => m.ts)).toEqual([ts]);
     expect(t.fake.unexpected).toEqual([]);
   });
+
+  it("calls onPosted once per message: when it posts, when it finds a lost attempt's message, never when already sent", async () => {
+    const posted: string[] = [];
+    const onPosted = (key: string) => ({ onPosted: () => void posted.push(key) });
+    const spec = (key: string) => ({ key, teamId: TEAM, channel: CHANNEL, text: "counted" });
+    await postOnce(t.deps, client, spec("test:count-fresh"), onPosted("test:count-fresh"));
+    await postOnce(t.deps, client, spec("test:count-fresh"), onPosted("test:count-fresh"));
+    await sentBefore("test:count-lost", CHANNEL);
+    await postOnce(t.deps, client, spec("test:count-lost"), onPosted("test:count-lost"));
+    await postOnce(t.deps, client, spec("test:count-lost"), onPosted("test:count-lost"));
+    expect(posted).toEqual(["test:count-fresh", "test:count-lost"]);
+    expect(withKey("test:count-lost", CHANNEL)).toHaveLength(1);
+  });
 });
 
 /** A worker that claimed a message and died before recording the outcome (kill -9 mid-send), or one still sending. */

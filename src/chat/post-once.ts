@@ -66,6 +66,12 @@ export interface PostOptions {
    * throws stops the post with nothing sent (say, the message is no longer wanted).
    */
   beforeSend?: () => Promise<void>;
+  /**
+   * Called once the message is known to be in Slack because of this key's attempts: after this call posted it, or
+   * found the message an earlier attempt's ambiguous failure posted after all. Not when an earlier call already
+   * recorded it as sent. For counting messages (metrics) once each.
+   */
+  onPosted?: () => void;
 }
 
 /** This worker's claim on a key: the attempt number fences out a worker whose claim was taken over. */
@@ -194,6 +200,7 @@ async function send(
         "claim taken over; possible duplicate",
       );
     }
+    opts.onPosted?.();
     return ts;
   }
 }
@@ -288,6 +295,7 @@ export async function postOnce(deps: Deps, client: WebClient, spec: PostSpec, op
   }
   if (ts) {
     await setState(deps.db, claim, "sent", ts);
+    opts.onPosted?.();
     return ts;
   }
   return send(deps, client, spec, claim, opts, true);

@@ -1,3 +1,5 @@
+import type { SlackCallOutcome } from "../lib/metrics.ts";
+
 /** Slack's error code from a Web API platform error (`ok: false`), or undefined for anything else. */
 export function slackErrorCode(err: unknown): string | undefined {
   const e = err as { code?: string; data?: { error?: unknown } };
@@ -46,4 +48,26 @@ const DESTINATION_GONE = new Set([
 export function destinationGone(err: unknown): string | undefined {
   const code = slackErrorCode(err);
   return code !== undefined && DESTINATION_GONE.has(code) ? code : undefined;
+}
+
+/** Errors that say the token or its scopes do not allow the call: the workspace must reinstall or re-authorise. */
+const AUTH_REFUSED = new Set([
+  "not_authed",
+  "invalid_auth",
+  "account_inactive",
+  "token_revoked",
+  "token_expired",
+  "no_permission",
+  "missing_scope",
+  "not_allowed_token_type",
+  "team_access_not_granted",
+]);
+
+/** The metrics outcome of a Slack error code (`ok: false`): a few classes, whatever codes Slack adds. */
+export function slackErrorClass(code: string): SlackCallOutcome {
+  if (code === "ratelimited" || code === "rate_limited") return "rate_limited";
+  if (PAYLOAD_REFUSED.has(code)) return "payload_refused";
+  if (DESTINATION_GONE.has(code)) return "destination_gone";
+  if (AUTH_REFUSED.has(code)) return "auth_error";
+  return "slack_error";
 }

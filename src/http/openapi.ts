@@ -6,12 +6,13 @@ import { z } from "zod";
 export const OPENAPI_PATH = "/openapi.json";
 export const SESSION_SCHEME = "session";
 export const MCP_KEY_SCHEME = "mcpKey";
+export const METRICS_TOKEN_SCHEME = "metricsToken";
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
 /** Groups operations in the document by the first segment that names the area. */
 function tagOf(url: string): string {
-  if (url === "/" || url === "/healthz" || url === OPENAPI_PATH) return "system";
+  if (url === "/" || url === "/healthz" || url === OPENAPI_PATH || url === "/metrics") return "system";
   if (url === "/install" || url === "/oauth/callback" || url === "/chat/oauth_redirect") return "install";
   if (url.startsWith("/chat/")) return "slack";
   if (url.startsWith("/mcp")) return "mcp";
@@ -140,6 +141,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
             type: "http",
             scheme: "bearer",
             description: "An MCP API key (svc_…) that a workspace admin creates in the dashboard.",
+          },
+          [METRICS_TOKEN_SCHEME]: {
+            type: "http",
+            scheme: "bearer",
+            description: "The METRICS_TOKEN of the instance's configuration (GET /metrics).",
           },
         },
       },

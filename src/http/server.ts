@@ -88,6 +88,11 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
       if (method !== "HEAD") routeList.push({ method, url: r.url, admin: Boolean(r.config?.admin) });
     }
   });
+  // One observation per request, labelled by the route pattern (never the raw URL: ids and tokens stay out).
+  app.addHook("onResponse", (req, reply, done) => {
+    deps.metrics.observeHttp(req.routeOptions.url, req.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", req.id);
     reply.header("x-content-type-options", "nosniff");

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, type Job, type JobResult, PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { Database, Tx } from "../db/client.ts";
+import type { Metrics, QueueDepth } from "../lib/metrics.ts";
 
 /**
  * Payloads of every job, by queue name. Features add their own with declaration merging:
@@ -103,16 +104,18 @@ export class JobQueue {
   readonly #settings: QueueSettings;
   readonly #log: Logger;
   readonly #giveUpOn: GiveUpOn;
+  readonly #metrics: Metrics | undefined;
   #started = false;
 
   constructor(
     database: Database,
     log: Logger,
     settings: Partial<QueueSettings> = {},
-    opts: { giveUpOn?: GiveUpOn } = {},
+    opts: { giveUpOn?: GiveUpOn; metrics?: Metrics } = {},
   ) {
     this.#settings = { ...DEFAULT_QUEUE_SETTINGS, ...settings };
     this.#giveUpOn = opts.giveUpOn ?? (() => undefined);
+    this.#metrics = opts.metrics;
     this.#log = log.child({ component: "queue" });
     const s = this.#settings;
     // The supervisor's pass fails jobs with a stale heartbeat; monitoring as often as it runs makes every pass count.
@@ -259,9 +262,12 @@ export class JobQueue {
           const message = err instanceof Error ? err.message : String(err);
           const reason = this.#giveUpOn(err);
           if (reason !== undefined) {
+            this.#metrics?.jobFailures.inc({ queue: name, outcome: "gave_up" });
             this.#log.warn({ job: name, jobId: job.id, err: message, reason }, "job gave up: retrying cannot help");
             return { id: job.id, status: "completed" };
           }
+          const outcome = retryCount >= this.#settings.retryLimit ? "exhausted" : "retry";
+          this.#metrics?.jobFailures.inc({ queue: name, outcome });
           this.#log.warn({ job: name, jobId: job.id, err: message }, "job failed; it will be retried");
           return { id: job.id, status: "failed", output: { message } };
         }
@@ -273,6 +279,25 @@ export class JobQueue {
   async pending(name: JobName): Promise<number> {
     const stats = await this.#boss.getQueueStats(name);
     return stats.reduce((n, s) => n + ((s as { queuedCount?: number }).queuedCount ?? 0), 0);
+  }
+
+  /**
+   * Ready, deferred and active jobs of every registered queue, from pg-boss's cached counts (refreshed by its monitor,
+   * or by this call when older than a minute): for the metrics scrape, never a request's path.
+   */
+  async depths(): Promise<QueueDepth[]> {
+    if (!this.#started) return [];
+    const out: QueueDepth[] = [];
+    for (const name of this.#handlers.keys()) {
+      const [stats] = await this.#boss.getQueueStats(name, { force: true });
+      out.push({
+        queue: name,
+        ready: stats?.readyCount ?? 0,
+        deferred: stats?.deferredCount ?? 0,
+        active: stats?.activeCount ?? 0,
+      });
+    }
+    return out;
   }
 
   async stop(): Promise<void> {

@@ -95,8 +95,11 @@ export async function deliverEmail(deps: Deps, teamId: string, key: string, retr
   const claim = await findSend(deps.db, teamId, key);
   if (claim?.state !== "queued") return;
   const log = deps.log.child({ team_id: teamId, job: "email.send", kind: claim.kind });
+  const count = (outcome: "sent" | "skipped" | "dropped" | "retry") =>
+    deps.metrics.emailDeliveries.inc({ kind: claim.kind === "welcome" ? "welcome" : "digest", outcome });
   const skip = async (why: string) => {
     await finishSend(deps.db, teamId, key, "skipped", deps.clock.now());
+    count("skipped");
     log.info({ why }, "e-mail not sent");
   };
   if (!deps.config.emailApiKey) return skip("e-mail is off on this server");
@@ -112,6 +115,7 @@ export async function deliverEmail(deps: Deps, teamId: string, key: string, retr
 
   if (deps.clock.now().getTime() - claim.createdAt.getTime() > EMAIL_SEND_WINDOW_MS) {
     await finishSend(deps.db, teamId, key, "dropped", deps.clock.now());
+    count("dropped");
     log.warn({ attempts: claim.attempts }, "e-mail not sent within 20 hours of its claim; dropped");
     return;
   }
@@ -121,16 +125,22 @@ export async function deliverEmail(deps: Deps, teamId: string, key: string, retr
     outcome = await sendEmail(deps.config, prepared.mail);
   } catch (err) {
     const retryable = err instanceof EmailRetryableError ? err : new EmailRetryableError("e-mail could not be sent");
-    if (retryCount < deps.queue.settings.retryLimit) throw retryable;
+    if (retryCount < deps.queue.settings.retryLimit) {
+      count("retry");
+      throw retryable;
+    }
     await finishSend(deps.db, teamId, key, "dropped", deps.clock.now());
+    count("dropped");
     log.warn({ err: retryable.message, attempts: retryCount + 1 }, "e-mail not sent after every retry; dropped");
     return;
   }
   if (outcome.kind === "sent") {
     await finishSend(deps.db, teamId, key, "sent", deps.clock.now(), outcome.id);
+    count("sent");
     log.info(outcome.earlier ? "e-mail was sent by an earlier attempt (the provider knows its key)" : "e-mail sent");
     return;
   }
   await finishSend(deps.db, teamId, key, "dropped", deps.clock.now());
+  count("dropped");
   log.warn({ status: outcome.status }, "e-mail refused by the provider; dropped without retrying");
 }

@@ -39,6 +39,7 @@ export async function runNow(deps: Deps, teamId: string, scheduleId: string): Pr
     if (id !== undefined) await deps.queue.enqueue("standup.fanout", { teamId, runId: id }, { tx });
     return id;
   });
+  if (runId !== undefined) deps.metrics.runsStarted.inc({ trigger: "manual" });
   if (runId === undefined) {
     throw conflict(`Today's run of this standup (${localDate}) already exists: a standup runs at most once a day`);
   }

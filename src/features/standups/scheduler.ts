@@ -96,9 +96,19 @@ async function claimMemberTimezoneRuns(
       }
       return runId;
     });
-    if (id !== undefined) started.push(id);
+    if (id !== undefined) {
+      started.push(id);
+      // No lag: a member-timezone run is claimed when its first member's time comes, not at one due time.
+      deps.metrics.runsStarted.inc({ trigger: "schedule" });
+    }
   }
   return started;
+}
+
+/** A scheduled run this instance claimed: counted, with how late after its due time it started. */
+function countStarted(deps: Deps, startsAt: Date, now: Date): void {
+  deps.metrics.runsStarted.inc({ trigger: "schedule" });
+  deps.metrics.schedulerLag.observe(Math.max(0, now.getTime() - startsAt.getTime()) / 1000);
 }
 
 /**
@@ -161,6 +171,7 @@ export async function tick(deps: Deps): Promise<TickResult> {
       const id = await claimRun(deps.db, { ...base, status: "skipped" });
       if (id !== undefined) {
         result.skipped += 1;
+        deps.metrics.runsSkipped.inc({ reason: "late" });
         deps.log.warn(
           {
             team_id: s.teamId,
@@ -178,7 +189,10 @@ export async function tick(deps: Deps): Promise<TickResult> {
       if (runId !== undefined) await deps.queue.enqueue("standup.fanout", { teamId: s.teamId, runId }, { tx });
       return runId;
     });
-    if (id !== undefined) result.started.push(id);
+    if (id !== undefined) {
+      result.started.push(id);
+      countStarted(deps, startsAt, now);
+    }
   }
 
   result.membersAsked = await askDueMembers(deps, now);

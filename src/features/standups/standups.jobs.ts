@@ -94,6 +94,7 @@ async function fanout(deps: Deps, teamId: string, runId: number, timing?: Member
     for (const userId of fresh) await deps.queue.enqueue("standup.ask", { teamId, runId, userId }, { tx });
     return fresh.length;
   });
+  if (participants.length === 0) deps.metrics.runsSkipped.inc({ reason: "nobody_to_ask" });
   deps.log.info(
     { team_id: teamId, run_id: runId, job: "standup.fanout", participants: participants.length, added },
     "standup started",
@@ -127,6 +128,7 @@ async function planMemberTimezoneRun(deps: Deps, run: RunRow, timing: MemberTimi
     await closeRunWithLastWindow(tx, run.id);
     return n;
   });
+  if (people.length === 0) deps.metrics.runsSkipped.inc({ reason: "nobody_to_ask" });
   deps.log.info(
     {
       team_id: run.teamId,
@@ -166,7 +168,12 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const channel = await dmChannel(deps, client, run, userId);
-  await postOnce(deps, client, { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run) }, live);
+  await postOnce(
+    deps,
+    client,
+    { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run) },
+    { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
+  );
 }
 
 /**
@@ -193,7 +200,7 @@ async function remind(deps: Deps, teamId: string, runId: number, userId: string)
     deps,
     client,
     { key: `run:${runId}:remind:${userId}`, teamId, channel, ...reminderMessage(run) },
-    whileLive(deps, run),
+    { ...whileLive(deps, run), onPosted: () => deps.metrics.dmsSent.inc({ kind: "reminder" }) },
   );
 }
 
@@ -297,7 +304,13 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
 export function standupJobs(deps: Deps): void {
   deps.queue.register(
     "standup.fanout",
-    quietly(deps, "standup.fanout", (p) => fanout(deps, p.teamId, p.runId, p.memberTimezone)),
+    quietly(
+      deps,
+      "standup.fanout",
+      (p) => fanout(deps, p.teamId, p.runId, p.memberTimezone),
+      // A run stopped before it asked anyone (paused, deleted, uninstalled) was skipped.
+      async (_p, standing) => deps.metrics.runsSkipped.inc({ reason: standing }),
+    ),
     { concurrency: 4 },
   );
   deps.queue.register(

@@ -34,6 +34,9 @@ export function whileLive(deps: Deps, run: RunRow): PostOptions {
   return { beforeSend: () => assertLive(deps.db, run) };
 }
 
+/** Why a run stopped: its schedule paused or deleted (or the run gone with it), or the workspace uninstalled. */
+export type StopReason = "paused" | "deleted" | "uninstalled";
+
 /**
  * A workspace that uninstalled the app, or a run whose schedule was paused or deleted, gets no more work: the job
  * ends quietly instead of retrying, after `onStopped` (say, recording that a member was not asked after all).
@@ -42,21 +45,24 @@ export function quietly<P extends { teamId: string }>(
   deps: Deps,
   job: JobName,
   fn: (p: P) => Promise<void>,
-  onStopped?: (p: P) => Promise<void>,
+  onStopped?: (p: P, why: StopReason) => Promise<void>,
 ) {
   return async (p: P) => {
     try {
       await fn(p);
     } catch (err) {
+      let why: StopReason;
       if (err instanceof InstallationGoneError) {
+        why = "uninstalled";
         deps.log.info({ team_id: p.teamId, job }, "standup job ended: the workspace uninstalled the app");
       } else if (err instanceof RunStoppedError) {
+        why = err.standing === "missing" ? "deleted" : err.standing;
         deps.log.info(
           { team_id: p.teamId, job, run_id: err.runId, standing: err.standing },
           "standup job ended: its run was stopped",
         );
       } else throw err;
-      await onStopped?.(p);
+      await onStopped?.(p, why);
     }
   };
 }

@@ -36,7 +36,7 @@ const SWEEP_SINGLETON_SECONDS = 3600;
 /** Due deliveries re-enqueued per sweep at most. */
 const SWEEP_BATCH = 500;
 
-type JobDeps = Pick<Deps, "db" | "clock" | "queue" | "log" | "config" | "outbound" | "keys" | "chat">;
+type JobDeps = Pick<Deps, "db" | "clock" | "queue" | "log" | "config" | "outbound" | "keys" | "chat" | "metrics">;
 
 /**
  * Records an attempt's outcome in one transaction: delivered; or retried on the schedule (the next attempt's job
@@ -49,6 +49,7 @@ async function recordOutcome(deps: JobDeps, claimed: ClaimedAttempt, outcome: At
     statusCode: outcome.kind === "failed" ? null : outcome.status,
     error: outcome.kind === "delivered" ? null : outcome.error,
   };
+  let given: "failed" | "retry_scheduled" = "failed";
   const disabled = await deps.db.transaction(async (tx): Promise<DisableReason | undefined> => {
     if (outcome.kind === "delivered") {
       await finishDelivery(tx, claimed, "delivered", result, at);
@@ -57,6 +58,7 @@ async function recordOutcome(deps: JobDeps, claimed: ClaimedAttempt, outcome: At
     }
     const gone = outcome.kind === "rejected" && outcome.status === 410;
     const next = gone ? undefined : nextAttemptAt(claimed.attempt, at);
+    given = next === undefined ? "failed" : "retry_scheduled";
     if (next === undefined) {
       await finishDelivery(tx, claimed, "failed", result, at);
     } else if (await scheduleRetry(tx, claimed, result, next)) {
@@ -88,6 +90,7 @@ async function recordOutcome(deps: JobDeps, claimed: ClaimedAttempt, outcome: At
     attempt: claimed.attempt,
     job: "webhook.deliver",
   };
+  deps.metrics.webhookDeliveries.inc({ outcome: outcome.kind === "delivered" ? "delivered" : given });
   if (outcome.kind === "delivered") deps.log.info({ ...fields, status: outcome.status }, "webhook delivered");
   // A customer's endpoint being down is expected: a warning, not an error.
   else deps.log.warn({ ...fields, status: result.statusCode, error: outcome.error }, "webhook attempt failed");
@@ -102,6 +105,7 @@ export async function deliver(deps: JobDeps, teamId: string, deliveryId: number)
   if (claimed.uninstalled || claimed.payload === null) {
     const error = claimed.uninstalled ? "the app was uninstalled from the workspace" : "nothing to send";
     await finishDelivery(deps.db, claimed, "failed", { statusCode: null, error }, now);
+    deps.metrics.webhookDeliveries.inc({ outcome: "failed" });
     return;
   }
   const secret = decryptSecret(deps.keys.tokenEncryption, claimed.secretEnc);
