@@ -33,6 +33,7 @@ import { timeOffListeners, timeOffRoutes } from "./features/time-off/index.ts";
 import { webRoutes } from "./features/web/index.ts";
 import { startWebhookSweeper, webhookEvents, webhookJobs, webhookRoutes } from "./features/webhooks/index.ts";
 import { buildServer } from "./http/server.ts";
+import type { StopTicker } from "./jobs/ticker.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 
 export interface Upbeat {
@@ -43,8 +44,25 @@ export interface Upbeat {
   start(): Promise<void>;
   /** Waits until the chat events acknowledged so far have been handled (tests read their effects after it). */
   settle(): Promise<void>;
-  /** Stops taking requests, lets in-flight ones finish (up to 10 s), stops the workers, closes the database. */
+  /**
+   * Graceful shutdown within SHUTDOWN_BUDGET_MS: refuses new connections, lets in-flight requests and running jobs and
+   * ticks finish, stops the workers, closes the database.
+   */
   stop(): Promise<void>;
+}
+
+/** How long stop() may take; src/main.ts exits with an error if it has not finished a second after. */
+export const SHUTDOWN_BUDGET_MS = 9_000;
+/** In-flight requests get at most this long (then their connections are cut), so the job workers keep some time. */
+const HTTP_DRAIN_MS = 6_000;
+/** While draining, connections that have become idle are closed this often. */
+const IDLE_CHECK_MS = 50;
+/** Time kept for closing the database after the workers have stopped. */
+const DB_CLOSE_MS = 500;
+
+/** Resolves when `work` does, or after `ms`, whichever is first. */
+function within(work: Promise<unknown>, ms: number): Promise<unknown> {
+  return Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
 }
 
 /** Wires every feature: routes, Slack listeners and jobs. */
@@ -98,13 +116,13 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     mcpRoutes,
     webRoutes,
   ]);
-  let stopped = false;
-  let stopScheduler: (() => void) | undefined;
-  let stopSweeper: (() => void) | undefined;
-  let stopDigests: (() => void) | undefined;
-  let stopCelebrations: (() => void) | undefined;
-  let stopMemberSync: (() => void) | undefined;
-  let stopMaintenance: (() => void) | undefined;
+  let stopping: Promise<void> | undefined;
+  let stopScheduler: StopTicker | undefined;
+  let stopSweeper: StopTicker | undefined;
+  let stopDigests: StopTicker | undefined;
+  let stopCelebrations: StopTicker | undefined;
+  let stopMemberSync: StopTicker | undefined;
+  let stopMaintenance: StopTicker | undefined;
   return {
     deps,
     server,
@@ -121,21 +139,37 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       }
     },
     settle: () => receiver.settle(),
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      stopScheduler?.();
-      stopSweeper?.();
-      stopDigests?.();
-      stopCelebrations?.();
-      stopMemberSync?.();
-      stopMaintenance?.();
-      const closing = server.close();
-      const grace = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
-      await Promise.race([closing, grace]);
-      await receiver.settle();
-      await deps.queue.stop().catch((err: unknown) => deps.log.warn({ err: String(err) }, "queue stop failed"));
-      await deps.database.close();
+    stop() {
+      stopping ??= (async () => {
+        const deadline = Date.now() + SHUTDOWN_BUDGET_MS;
+        const left = () => Math.max(0, deadline - Date.now());
+        // No further ticks; a tick in progress finishes while the requests drain.
+        const ticks = Promise.all(
+          [stopScheduler, stopSweeper, stopDigests, stopCelebrations, stopMemberSync, stopMaintenance].map((stop) =>
+            stop?.(),
+          ),
+        );
+        // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to
+        // requests arriving on busy ones, and resolves once every in-flight request has been answered.
+        const closing = server.close();
+        // Node closes the connections idle at that moment only: a keep-alive connection whose request finishes
+        // later would hold the close open until its keep-alive timeout, so idle ones are closed as they appear.
+        const closeIdle = setInterval(() => server.server.closeIdleConnections(), IDLE_CHECK_MS);
+        try {
+          await within(Promise.all([closing, ticks]), Math.min(HTTP_DRAIN_MS, left()));
+        } finally {
+          clearInterval(closeIdle);
+        }
+        // A request still running now (a client that never finishes its upload, a held-open stream) is cut off.
+        server.server.closeAllConnections();
+        await receiver.settle(left());
+        // The workers take no new jobs; running ones get the rest of the budget, then pg-boss fails them for a retry.
+        await deps.queue
+          .stop(left() - DB_CLOSE_MS)
+          .catch((err: unknown) => deps.log.warn({ err: String(err) }, "queue stop failed"));
+        await deps.database.close();
+      })();
+      return stopping;
     },
   };
 }

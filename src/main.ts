@@ -2,6 +2,9 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { buildDeps, createLogger } from "./deps.ts";
 
+/** SIGTERM or SIGINT: drained and exited 0 within this long, or exited 1 at it. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -18,17 +21,26 @@ async function main(): Promise<void> {
   const deps = await buildDeps(config, { log });
   const app = await buildApp(deps);
   await app.start();
-  await app.server.listen({ port: config.port, host: config.host });
-  log.info({ url: config.appUrl, db: deps.database.kind }, "Upbeat is running");
+  const address = await app.server.listen({ port: config.port, host: config.host });
+  log.info({ url: config.appUrl, address, db: deps.database.kind }, "Upbeat is running");
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, "shutting down");
+    const started = Date.now();
+    log.info({ signal }, "shutting down: draining requests and jobs");
+    // Whatever hangs, the process is gone by the deadline (an orchestrator's own kill usually follows at 30 s).
+    setTimeout(() => {
+      log.error({ signal, afterMs: Date.now() - started }, "shutdown did not finish in time: exiting anyway");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
     app
       .stop()
-      .then(() => process.exit(0))
+      .then(() => {
+        log.info({ ms: Date.now() - started }, "stopped");
+        process.exit(0);
+      })
       .catch((err: unknown) => {
         log.error({ err: String(err) }, "shutdown failed");
         process.exit(1);

@@ -46,6 +46,8 @@ export class FakeSlack {
   #calls: RecordedCall[] = [];
   #byMethod = new Map<string, RecordedCall[]>();
   #unexpected: RecordedCall[] = [];
+  /** Calls that have arrived, by method, counted before any delay (recorded calls are the answered ones). */
+  #arrived = new Map<string, number>();
   #closed = false;
 
   private constructor(server: Server, store: Store, url: string) {
@@ -92,10 +94,16 @@ export class FakeSlack {
     return this.#byMethod.get(method) ?? [];
   }
 
+  /** Calls to `method` that have arrived so far, including any still waiting out a delay fault (in flight). */
+  arrived(method: string): number {
+    return this.#arrived.get(method) ?? 0;
+  }
+
   /** Forgets calls and faults; workspaces, messages and views stay. */
   reset(): void {
     this.#calls = [];
     this.#byMethod = new Map();
+    this.#arrived = new Map();
     this.#unexpected = [];
     this.#faults.clear();
   }
@@ -272,6 +280,7 @@ export class FakeSlack {
     const route = /^\/api\/([A-Za-z0-9_.]+)$/.exec(url.pathname);
     if (!route) return sendText(res, 404, "fake-slack: not found");
     const method = route[1] as string;
+    this.#arrived.set(method, (this.#arrived.get(method) ?? 0) + 1);
 
     const request = await parseRequest(req, url);
     const store = this.#store;

@@ -10,13 +10,12 @@ import Fastify, {
 } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Deps } from "../deps.ts";
+import { PACKAGE_JSON } from "../lib/build-paths.ts";
 import { registerAuth, type SessionLookup } from "./auth.ts";
 import { registerErrorHandling } from "./error-handler.ts";
 import { registerOpenApi } from "./openapi.ts";
 
-export const PACKAGE_VERSION: string = JSON.parse(
-  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-).version;
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(PACKAGE_JSON, "utf8")).version;
 
 export const BODY_LIMIT = 1024 * 1024;
 

@@ -300,9 +300,13 @@ export class JobQueue {
     return out;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops fetching jobs and waits up to `timeoutMs` (at least 1 s) for the running ones to finish; pg-boss fails any
+   * still running then, so they are retried (by another instance, or this one after a restart).
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
-    await this.#boss.stop({ graceful: true, timeout: 10_000, close: true } as never);
+    await this.#boss.stop({ graceful: true, timeout: Math.max(1_000, timeoutMs), close: true } as never);
   }
 }

@@ -18,6 +18,8 @@ export interface AppProcess {
   readonly child: ChildProcess;
   /** Resolves when the process has exited, however. */
   readonly exited: Promise<void>;
+  /** Where it listens, e.g. `http://127.0.0.1:41234` (from its "Upbeat is running" line). */
+  readonly address: string;
   /** Its output so far, one line each (JSON log lines, and anything else it printed). */
   readonly lines: string[];
   /** The last lines, for a failure message. */
@@ -26,8 +28,17 @@ export interface AppProcess {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-export function startAppProcess(name: string, env: Record<string, string>, timeoutMs = 45_000): Promise<AppProcess> {
-  const child = spawn(process.execPath, ["--import", TSX, MAIN], {
+/**
+ * Starts src/main.ts under tsx, or with `entry` a compiled main.js (`npm run build`'s dist/main.js) with plain Node.
+ */
+export function startAppProcess(
+  name: string,
+  env: Record<string, string>,
+  timeoutMs = 45_000,
+  opts: { entry?: string } = {},
+): Promise<AppProcess> {
+  const args = opts.entry ? [opts.entry] : ["--import", TSX, MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // Only what the app reads, plus PATH: nothing of the test runner's environment leaks in.
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
@@ -36,8 +47,12 @@ export function startAppProcess(name: string, env: Record<string, string>, timeo
   const lines: string[] = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const gone = () => child.exitCode !== null || child.signalCode !== null;
+  let address = "";
   const proc: AppProcess = {
     name,
+    get address() {
+      return address;
+    },
     child,
     exited,
     lines,
@@ -61,6 +76,7 @@ export function startAppProcess(name: string, env: Record<string, string>, timeo
       lines.push(line);
       if (line.includes(READY_MSG)) {
         clearTimeout(timer);
+        address = String((JSON.parse(line) as { address?: string }).address ?? "");
         resolve(proc);
       }
     };

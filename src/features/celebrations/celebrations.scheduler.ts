@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import type { CelebrationKind } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { startTicker } from "../../jobs/ticker.ts";
+import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
 import { readCalendars, shiftDate } from "../calendar/index.ts";
 import { type Celebration, celebrationsOn, datesPostedOn, MAX_SHIFT_DAYS } from "./celebrations.dates.ts";
 import { celebratedPeople, claimedKinds, claimPost, postingWorkspaces, prunePostClaims } from "./celebrations.repo.ts";
@@ -92,6 +92,6 @@ export async function celebrationsTick(deps: Deps): Promise<CelebrationsTickResu
 }
 
 /** Runs `celebrationsTick` every minute (just after the minute turns) until stopped; a failed pass is logged. */
-export function startCelebrationsScheduler(deps: Deps): () => void {
+export function startCelebrationsScheduler(deps: Deps): StopTicker {
   return startTicker(deps.log, "celebrations check", CELEBRATIONS_TICK_MS, () => celebrationsTick(deps));
 }

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
-import { startTicker } from "../../jobs/ticker.ts";
+import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
 import { workspaceTimezones } from "../calendar/index.ts";
 import { claimDigestRecipients, claimDigestWeek, installedWorkspaces, pruneDigests } from "./email.repo.ts";
 
@@ -69,6 +69,6 @@ export async function digestTick(deps: Deps): Promise<DigestTickResult> {
 }
 
 /** Runs `digestTick` every minute (just after the minute turns) until stopped; a failed pass is logged. */
-export function startDigestScheduler(deps: Deps): () => void {
+export function startDigestScheduler(deps: Deps): StopTicker {
   return startTicker(deps.log, "digest check", DIGEST_TICK_MS, () => digestTick(deps));
 }

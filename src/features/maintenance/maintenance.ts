@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
-import { startTicker } from "../../jobs/ticker.ts";
+import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
 import { FIRING_RETENTION_DAYS } from "../rules/index.ts";
 import { TIME_OFF_RETENTION_DAYS } from "../time-off/index.ts";
 import { DELIVERY_RETENTION_MS } from "../webhooks/index.ts";
@@ -191,6 +191,6 @@ export function maintenanceJobs(deps: Deps): void {
 }
 
 /** Checks every hour (just after the hour turns) until stopped; a failed check is logged and the next one retries. */
-export function startMaintenanceScheduler(deps: Deps): () => void {
+export function startMaintenanceScheduler(deps: Deps): StopTicker {
   return startTicker(deps.log, "maintenance check", MAINTENANCE_TICK_MS, () => maintenanceTick(deps));
 }

@@ -4,7 +4,7 @@ import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
-import { startTicker } from "../../jobs/ticker.ts";
+import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
 import {
   findSyncState,
   lockSyncState,
@@ -112,7 +112,7 @@ export async function memberSyncTick(deps: Pick<Deps, "db" | "queue" | "clock">)
 }
 
 /** Runs `memberSyncTick` every minute (just after the minute turns) until stopped; a failed pass is logged. */
-export function startMemberSyncScheduler(deps: Deps): () => void {
+export function startMemberSyncScheduler(deps: Deps): StopTicker {
   return startTicker(deps.log, "member sync check", MEMBER_SYNC_TICK_MS, () => memberSyncTick(deps));
 }
 

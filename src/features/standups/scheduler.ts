@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../../deps.ts";
+import type { StopTicker } from "../../jobs/ticker.ts";
 import { holidaysBetween } from "../calendar/index.ts";
 import { workspaceMemberZones } from "../members/index.ts";
 import { dueRun, parseDays, runStartFor, type ScheduleRow, schedulesToRun, type Weekday } from "../schedules/index.ts";
@@ -227,18 +228,19 @@ export async function tick(deps: Deps): Promise<TickResult> {
 }
 
 /** Runs `tick` every 30 s until stopped; a failed pass is logged and the next one tries again. */
-export function startScheduler(deps: Deps): () => void {
-  let running = false;
-  const pass = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await tick(deps);
-    } catch (err) {
-      deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "scheduler tick failed");
-    } finally {
-      running = false;
-    }
+export function startScheduler(deps: Deps): StopTicker {
+  let current: Promise<void> | undefined;
+  const pass = (): Promise<void> => {
+    current ??= (async () => {
+      try {
+        await tick(deps);
+      } catch (err) {
+        deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "scheduler tick failed");
+      } finally {
+        current = undefined;
+      }
+    })();
+    return current;
   };
   void pass();
   // Ticks land just after :00 and :30 of the wall clock, so a 09:00 run starts within a second of 09:00
@@ -253,5 +255,9 @@ export function startScheduler(deps: Deps): () => void {
     timer.unref();
   };
   schedule();
-  return () => clearTimeout(timer);
+  // Stopping waits for a tick in progress, so shutdown closes the database only after it.
+  return () => {
+    clearTimeout(timer);
+    return current ?? Promise.resolve();
+  };
 }

@@ -2,13 +2,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyReply } from "fastify";
+import { BUILD_DIR } from "../../lib/build-paths.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 
 /**
- * Where `vite build` puts the dashboard (see vite.config.ts). Same depth from src/features/web and from a
- * compiled dist/features/web, so both resolve to <repo>/dist/web.
+ * Where the dashboard's Vite build is: dist/web (vite.config.ts) under tsx, the compiled server's own web/ once
+ * `npm run build` has put it there.
  */
-export const WEB_DIST_DIR = fileURLToPath(new URL("../../../dist/web/", import.meta.url));
+export const WEB_DIST_DIR = fileURLToPath(new URL("web/", BUILD_DIR));
 
 /** The dashboard loads only its own scripts, styles and API; no other site may frame it. */
 export const DASHBOARD_CSP =

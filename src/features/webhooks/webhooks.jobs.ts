@@ -2,6 +2,7 @@ import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { postOnce } from "../../chat/post-once.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
+import type { StopTicker } from "../../jobs/ticker.ts";
 import { decryptSecret } from "../../lib/crypto.ts";
 import {
   type ClaimedAttempt,
@@ -216,25 +217,30 @@ export function webhookJobs(deps: Deps): void {
 }
 
 /** Sweeps every 30 s and prunes every hour until stopped; a failed pass is logged and the next one tries again. */
-export function startWebhookSweeper(deps: Deps): () => void {
-  let running = false;
+export function startWebhookSweeper(deps: Deps): StopTicker {
+  let current: Promise<void> | undefined;
   let prunedAt = 0;
-  const pass = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await sweepDeliveries(deps);
-      if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
-        prunedAt = Date.now();
-        await pruneWebhookDeliveries(deps);
+  const pass = (): Promise<void> => {
+    current ??= (async () => {
+      try {
+        await sweepDeliveries(deps);
+        if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          await pruneWebhookDeliveries(deps);
+        }
+      } catch (err) {
+        deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook sweep failed");
+      } finally {
+        current = undefined;
       }
-    } catch (err) {
-      deps.log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook sweep failed");
-    } finally {
-      running = false;
-    }
+    })();
+    return current;
   };
   const timer = setInterval(() => void pass(), SWEEP_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  // Stopping waits for a sweep in progress, so shutdown closes the database only after it.
+  return () => {
+    clearInterval(timer);
+    return current ?? Promise.resolve();
+  };
 }
