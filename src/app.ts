@@ -143,6 +143,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       stopping ??= (async () => {
         const deadline = Date.now() + SHUTDOWN_BUDGET_MS;
         const left = () => Math.max(0, deadline - Date.now());
+        // No new jobs are fetched from here on; running ones finish while the requests drain.
+        const fetching = deps.queue.stopFetching();
         // No further ticks; a tick in progress finishes while the requests drain.
         const ticks = Promise.all(
           [stopScheduler, stopSweeper, stopDigests, stopCelebrations, stopMemberSync, stopMaintenance].map((stop) =>
@@ -156,7 +158,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         // later would hold the close open until its keep-alive timeout, so idle ones are closed as they appear.
         const closeIdle = setInterval(() => server.server.closeIdleConnections(), IDLE_CHECK_MS);
         try {
-          await within(Promise.all([closing, ticks]), Math.min(HTTP_DRAIN_MS, left()));
+          await within(Promise.all([closing, ticks, fetching]), Math.min(HTTP_DRAIN_MS, left()));
         } finally {
           clearInterval(closeIdle);
         }

@@ -182,3 +182,33 @@ describe("a live job that runs longer than a heartbeat interval", () => {
     expect((await jobsOf()).map((j) => j.state)).toEqual(["completed"]);
   });
 });
+
+describe("shutting down", () => {
+  it("stopFetching: a running job finishes and completes, a job queued afterwards waits for the next instance", async () => {
+    const ran: number[] = [];
+    let release = () => {};
+    const running = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const queue = await queueWith({ workers: true, pollingIntervalSeconds: 0.5 }, async (n) => {
+      ran.push(n);
+      if (n === 1) await running;
+    });
+    await queue.enqueue("test.recovery", { n: 1 });
+    await expect.poll(() => ran, { timeout: 8_000, interval: 50 }).toEqual([1]);
+    await queue.stopFetching();
+    await queue.enqueue("test.recovery", { n: 2 });
+    await sleep(1_600); // three polling intervals
+    expect(ran).toEqual([1]);
+    release();
+    await queue.stop(5_000);
+    const states = await rows<{ n: number; state: string }>(
+      database.db,
+      sql`select (data->>'n')::int as n, state::text as state from pgboss.job where name = 'test.recovery' order by 1`,
+    );
+    expect(states).toEqual([
+      { n: 1, state: "completed" },
+      { n: 2, state: "created" },
+    ]);
+  });
+});

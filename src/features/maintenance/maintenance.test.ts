@@ -54,13 +54,14 @@ describe("the daily maintenance (retention)", async () => {
              ('oauth:expired', 'oauth', ${at(DAY)}, ${at(DAY - 600_000)})`);
     await db.execute(sql`insert into rate_limits (bucket, window_start, count)
       values ('signin:old', ${at(DAY + MIN)}, 3), ('signin:now', ${at(MIN)}, 1)`);
-    // Post-once claims: settled ones 30 days; in-flight ones (sending, unknown) never.
+    // Post-once claims: settled ones 30 days; in-flight ones (sending, unknown) 90 days.
     await db.execute(sql`insert into chat_posts (key, team_id, channel, state, ts, attempts, updated_at)
       values ('old-sent', ${TEAM}, 'C1', 'sent', '1.1', 1, ${at(30 * DAY + MIN)}),
              ('old-failed', ${TEAM}, 'C1', 'failed', null, 3, ${at(30 * DAY + MIN)}),
              ('new-sent', ${TEAM}, 'C1', 'sent', '1.2', 1, ${at(30 * DAY - MIN)}),
              ('old-sending', ${TEAM}, 'C1', 'sending', null, 1, ${at(60 * DAY)}),
-             ('old-unknown', ${TEAM}, 'C1', 'unknown', null, 2, ${at(60 * DAY)})`);
+             ('old-unknown', ${TEAM}, 'C1', 'unknown', null, 2, ${at(60 * DAY)}),
+             ('dead-sending', ${TEAM}, 'C1', 'sending', null, 1, ${at(90 * DAY + MIN)})`);
     // Webhook deliveries: finished ones 30 days; a pending one (a retry scheduled) however old.
     await db.execute(sql`insert into webhook_deliveries (team_id, endpoint_id, message_id, type, status, attempts, created_at, next_attempt_at, payload)
       values (${TEAM}, 1, 'msg_old_ok', 'standup.submitted', 'delivered', 1, ${at(30 * DAY + MIN)}, null, null),
@@ -113,7 +114,7 @@ describe("the daily maintenance (retention)", async () => {
       sessions: 1,
       used_nonces: 2,
       rate_limits: 1,
-      chat_posts: 2,
+      chat_posts: 3,
       webhook_deliveries: 2,
       rule_firings: 2,
       time_off: 2,

@@ -20,6 +20,8 @@ const DAY_MS = 86_400_000;
 export const CHAT_EVENT_RETENTION_DAYS = 7;
 /** Every job gives up within about a day (queue.ts), so a settled claim this old has no retry coming. */
 export const POST_CLAIM_RETENTION_DAYS = 30;
+/** A claim left `sending` or `unknown` this long belongs to a job that gave up long ago. */
+export const UNSETTLED_CLAIM_RETENTION_DAYS = 90;
 /** Holidays this far in the past go; the 1,000-per-workspace cap counts the ones kept. */
 export const HOLIDAY_RETENTION_DAYS = 400;
 /** Rate-limit windows last a minute; a day-old one is long dead (the hot path prunes too, now and then). */
@@ -63,11 +65,14 @@ export const PRUNE_STEPS: readonly PruneStep[] = [
     table: "rate_limits",
     where: (now) => sql`window_start < ${ago(now, RATE_WINDOW_RETENTION_DAYS)}`,
   },
-  // Only settled claims: `sending` and `unknown` may still be in flight (post-once.ts takes them over when stale).
+  // Settled claims after 30 days. `sending` and `unknown` may still be in flight (post-once.ts takes them over when
+  // stale), but not for 90 days: every job gives up within about a day, so such a claim has nothing behind it.
   {
     name: "chat_posts",
     table: "chat_posts",
-    where: (now) => sql`state in ('sent', 'failed') and updated_at < ${ago(now, POST_CLAIM_RETENTION_DAYS)}`,
+    where: (now) =>
+      sql`(state in ('sent', 'failed') and updated_at < ${ago(now, POST_CLAIM_RETENTION_DAYS)})
+          or updated_at < ${ago(now, UNSETTLED_CLAIM_RETENTION_DAYS)}`,
   },
   // Finished deliveries only: a pending one has a retry scheduled (the sweeper also trims each endpoint's log hourly).
   {
