@@ -5,6 +5,7 @@ import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import type { Deps } from "./deps.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
+import { dataRemovalRoutes } from "./features/data-removal/index.ts";
 import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
@@ -113,6 +114,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     emailRoutes,
     celebrationRoutes,
     timeOffRoutes,
+    dataRemovalRoutes,
     mcpRoutes,
     webRoutes,
   ]);

@@ -131,6 +131,15 @@ export const readMethods: Record<string, MethodSpec> = {
     },
   },
 
+  /** Revokes the calling token (Slack's `auth.revoke`): later calls with it get `token_revoked`. */
+  "auth.revoke": {
+    run: ({ auth, args }) => {
+      const test = args.test === true || args.test === "true" || args.test === "1";
+      if (!test) auth.revoked = true;
+      return { ok: true, revoked: !test };
+    },
+  },
+
   "team.info": {
     run: (ctx) => {
       need(ctx, "team:read");

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type * as celebrations from "./celebrations.ts";
+import type * as dataRemoval from "./data-removal.ts";
 import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
@@ -12,6 +13,7 @@ import type * as workspace from "./workspace.ts";
 
 export * from "./celebrations.ts";
 export * from "./common.ts";
+export * from "./data-removal.ts";
 export * from "./email.ts";
 export * from "./emoji.ts";
 export * from "./insights.ts";
@@ -83,3 +85,5 @@ export type AskDatesSent = z.output<typeof celebrations.askDatesSent>;
 export type TimeOffRange = z.output<typeof timeOff.timeOffRange>;
 export type TimeOffList = z.output<typeof timeOff.timeOffList>;
 export type TimeOffInput = z.input<typeof timeOff.timeOffInput>;
+export type WorkspaceDeleted = z.output<typeof dataRemoval.workspaceDeleted>;
+export type MemberDataDeleted = z.output<typeof dataRemoval.memberDataDeleted>;

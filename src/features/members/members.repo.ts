@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { type Executor, rows } from "../../db/client.ts";
+import { type Db, type Executor, rows } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
 
 export type MemberRow = typeof members.$inferSelect;
@@ -94,8 +94,24 @@ export async function selectNames(ex: Executor, teamId: string, userIds: string[
  * only when Slack's admin flag turns on (was seen off, now on), so a role set in the dashboard, up or down,
  * survives later syncs and user_change events. A sync never demotes.
  */
+/**
+ * Stores people as Slack describes them, only while the workspace is installed: a share lock on its installation
+ * row waits for a workspace deletion under way and then finds the row gone, so a look-up that was already running
+ * cannot bring a deleted workspace's members back.
+ */
 export async function upsertPeople(ex: Executor, teamId: string, people: SlackPerson[], now: Date): Promise<void> {
   if (people.length === 0) return;
+  await (ex as Db).transaction(async (tx) => {
+    const [installed] = await rows<{ one: number }>(
+      tx,
+      sql`select 1 as one from installations where team_id = ${teamId} for key share`,
+    );
+    if (!installed) return;
+    await upsertPeopleRows(tx, teamId, people, now);
+  });
+}
+
+async function upsertPeopleRows(ex: Executor, teamId: string, people: SlackPerson[], now: Date): Promise<void> {
   await ex
     .insert(members)
     .values(

@@ -9,6 +9,7 @@ import type {
   McpKey,
   Me,
   Member,
+  MemberDataDeleted,
   MemberProfile,
   MemberSyncQueued,
   Profile,
@@ -24,6 +25,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
+  WorkspaceDeleted,
 } from "./types.ts";
 
 /**
@@ -117,6 +119,25 @@ export function useChangeRole() {
       if (client.getQueryData<Me>(keys.me())?.user_id === userId && role !== "admin") return;
       invalidate(client, keys.members());
     },
+  });
+}
+
+/** Deletes a removed member's data; they leave the list. */
+export function useDeleteMemberData() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => api.delete<MemberDataDeleted>(`/members/${encodeURIComponent(userId)}/data`),
+    onSuccess: (_answer, userId) => {
+      client.setQueryData<Member[]>(keys.members(), (list) => list?.filter((m) => m.user_id !== userId));
+      invalidate(client, keys.members());
+    },
+  });
+}
+
+/** Deletes the whole workspace; the session ends with it, so the page leaves the dashboard. */
+export function useDeleteWorkspace() {
+  return useMutation({
+    mutationFn: (confirm: string) => api.delete<WorkspaceDeleted>("/workspace", { confirm }),
   });
 }
 

@@ -23,6 +23,7 @@ export type {
   McpKey,
   Me,
   Member,
+  MemberDataDeleted,
   MemberParticipation,
   MemberProfile,
   MemberSyncQueued,
@@ -56,4 +57,5 @@ export type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
+  WorkspaceDeleted,
 } from "../../../src/contract/index.ts";

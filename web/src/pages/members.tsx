@@ -5,7 +5,13 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { formatInstant } from "../lib/format.ts";
-import { useChangeRole, useInviteMember, useSyncMembers } from "../lib/mutations.ts";
+import {
+  useChangeRole,
+  useDeleteMemberData,
+  useDeleteWorkspace,
+  useInviteMember,
+  useSyncMembers,
+} from "../lib/mutations.ts";
 import { keys, useMemberSync, useMembers } from "../lib/queries.ts";
 import type { Me, Member, MemberSyncStatus, Role } from "../lib/types.ts";
 
@@ -127,9 +133,52 @@ function SyncPanel() {
   );
 }
 
+/** Deletes every row of the workspace, after the admin types its name back exactly. */
+function DangerZone({ me }: { me: Me }) {
+  const [typed, setTyped] = useState("");
+  const remove = useDeleteWorkspace();
+  const matches = typed.trim() === me.team_name;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!matches) return;
+    remove.mutate(typed, { onSuccess: () => window.location.assign("/") });
+  };
+  return (
+    <section className="panel panel-danger" aria-labelledby="danger-title">
+      <div className="panel-head">
+        <h2 id="danger-title">Danger zone</h2>
+      </div>
+      <p>
+        Deleting the workspace removes every standup, answer, kudo, profile, rule, webhook, key and setting Upbeat keeps
+        for <strong>{me.team_name}</strong>, revokes its Slack token and signs everyone out. It cannot be undone;
+        installing Upbeat again starts from nothing.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="delete-workspace-confirm">Type the workspace name to confirm</label>
+          <input
+            id="delete-workspace-confirm"
+            className="input"
+            autoComplete="off"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder={me.team_name}
+          />
+        </div>
+        <button type="submit" className="button button-danger" disabled={!matches || remove.isPending}>
+          {remove.isPending ? "Deleting…" : "Delete workspace data"}
+        </button>
+      </form>
+      <FormError error={remove.error} />
+    </section>
+  );
+}
+
 export function MembersPage({ me }: { me: Me }) {
   const members = useMembers();
   const roleChange = useChangeRole();
+  const deleteData = useDeleteMemberData();
+  const [toDelete, setToDelete] = useState<Member | undefined>();
   const [filter, setFilter] = useState("");
   const [shown, setShown] = useState(PAGE);
   const [notice, setNotice] = useState<NoticeMessage | undefined>();
@@ -259,6 +308,16 @@ export function MembersPage({ me }: { me: Me }) {
                               <option value="member">Member</option>
                               <option value="admin">Admin</option>
                             </select>
+                            {m.active ? null : (
+                              <button
+                                type="button"
+                                className="button button-danger-outline member-delete"
+                                disabled={deleteData.isPending}
+                                onClick={() => setToDelete(m)}
+                              >
+                                Delete data<span className="sr-only"> of {m.real_name || m.user_id}</span>
+                              </button>
+                            )}
                           </td>
                         </tr>
                       ))}
@@ -294,6 +353,30 @@ export function MembersPage({ me }: { me: Me }) {
       >
         <p>You will lose access to members, AI access and the public feed. Another admin can give it back.</p>
       </ConfirmDialog>
+      <ConfirmDialog
+        open={toDelete !== undefined}
+        title={`Delete everything about ${toDelete?.real_name || toDelete?.user_id}?`}
+        confirmLabel="Delete data"
+        danger
+        busy={deleteData.isPending}
+        onConfirm={() => {
+          const member = toDelete;
+          setToDelete(undefined);
+          if (!member) return;
+          deleteData.mutate(member.user_id, {
+            onSuccess: () =>
+              setNotice({ kind: "success", text: `Deleted the data of ${member.real_name || member.user_id}.` }),
+            onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
+          });
+        }}
+        onCancel={() => setToDelete(undefined)}
+      >
+        <p>
+          Their answers, standup participation, profile dates, time off, kudos they gave or received, e-mail settings
+          and their member entry are deleted for good.
+        </p>
+      </ConfirmDialog>
+      <DangerZone me={me} />
     </>
   );
 }

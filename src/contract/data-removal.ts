@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+export const workspaceDeleted = z
+  .object({
+    deleted: z.literal(true),
+    rows: z.number().int().describe("Rows deleted, over every table of the workspace"),
+    jobs: z.number().int().describe("Queued jobs of the workspace that were dropped"),
+    token_revoked: z.boolean().describe("Slack confirmed auth.revoke (false: already uninstalled, or Slack failed)"),
+  })
+  .meta({ id: "WorkspaceDeleted" });
+
+export const memberDataDeleted = z
+  .object({
+    user_id: z.string(),
+    deleted: z.record(z.string(), z.number().int()).describe("Rows deleted, by table"),
+  })
+  .meta({ id: "MemberDataDeleted" });
