@@ -8,6 +8,8 @@ const ADMIN = "U0DOORADMIN";
 describe.runIf(hasChromium)("the front door and the demo's sign-in, in a real browser", () => {
   const web = useBrowser({
     app: { demoSignIn: { teamId: TEAM, userId: ADMIN, name: "Dana <Demo> Admin" } },
+    // No 404 anywhere (a missing /favicon.ico included); the signed-out dashboard's 401 from /api/me is expected.
+    watch: { notFound: true, console: (text) => !text.includes("401") },
     seed: async (t) => {
       await t.installTeam(TEAM, { name: "Door Works", installer: ADMIN });
       await t.addMember(TEAM, ADMIN, { role: "admin", realName: "Dana Admin" });

@@ -38,3 +38,17 @@ describe("without the demo", async () => {
     expect(res.body).toContain("<code>/upbeat</code>");
   });
 });
+
+describe("the demo after its workspace is gone", async () => {
+  const t = await useTestApp({ demoSignIn: { teamId: "T0DEMOGONE", userId: "U0DEMOGONEADM", name: "Dana" } });
+  await t.installTeam("T0DEMOGONE", { installer: "U0DEMOGONEADM" });
+  await t.addMember("T0DEMOGONE", "U0DEMOGONEADM", { role: "admin" });
+
+  it("its sign-in goes through /install (which adds it again) instead of a dead end", async () => {
+    await t.sendEvent("T0DEMOGONE", { type: "app_uninstalled" });
+    const link = await t.inject({ method: "GET", url: "/demo/sign-in" });
+    const res = await t.inject({ method: "GET", url: String(link.headers.location) });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/install");
+  });
+});

@@ -69,6 +69,9 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
   const result = await redeemLoginToken(deps, req.query.t);
   if (!result.ok) {
     await hitRateLimit(deps.db, bucket, LOGIN_PER_MINUTE, deps.clock.now());
+    // The demo's workspace was deleted or uninstalled: its /install (the fake Slack approves at once) adds it again
+    // and signs in, instead of a page that can only say so.
+    if (result.reason === "uninstalled" && deps.config.demoSignIn) return reply.redirect("/install", 302);
     if (result.reason === "uninstalled")
       return reply.status(403).type("text/html; charset=utf-8").send(notInstalledPage());
     const status = GONE.has(result.reason) ? 410 : 400;
@@ -118,7 +121,11 @@ const loginQuery = z.object({
 });
 
 const signInPages = {
-  302: z.undefined().describe("Signed in: the session cookie is set, on to /dashboard"),
+  302: z
+    .undefined()
+    .describe(
+      "Signed in: the session cookie is set, on to /dashboard (the demo: on to /install when its workspace is gone)",
+    ),
   400: html("The link is not valid"),
   403: html("The Slack account is not an active member here, or Upbeat is no longer installed in the workspace"),
   410: html("The link expired, was already used, or was made before Upbeat was uninstalled"),

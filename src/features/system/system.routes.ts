@@ -7,6 +7,11 @@ import { frontDoorPage } from "./front-door.page.ts";
 
 const DB_TIMEOUT_MS = 2_000;
 
+/** The dashboard's icon (web/index.html inlines the same drawing). */
+const FAVICON_SVG =
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='8' fill='#4f46e5'/>" +
+  "<path d='M7 19l5-6 5 4 8-9' stroke='white' stroke-width='3' fill='none' stroke-linecap='round' stroke-linejoin='round'/></svg>";
+
 export function systemRoutes(app: App, deps: Deps): void {
   app.get(
     "/",
@@ -35,6 +40,22 @@ export function systemRoutes(app: App, deps: Deps): void {
         .type("application/json; charset=utf-8")
         .send({ name: "upbeat", version: PACKAGE_VERSION, status: "ok" as const });
     },
+  );
+
+  // Browsers ask for /favicon.ico on pages without an icon link (the front door, sign-in and feed pages).
+  app.get(
+    "/favicon.ico",
+    {
+      logLevel: "warn",
+      schema: {
+        summary: "The icon browsers ask for",
+        response: {
+          200: { description: "An SVG icon", content: { "image/svg+xml": { schema: z.string() } } },
+        },
+      },
+    },
+    async (_req, reply) =>
+      reply.type("image/svg+xml").header("cache-control", "public, max-age=86400").send(FAVICON_SVG),
   );
 
   app.get(

@@ -122,3 +122,13 @@ describe("prefersHtml", () => {
     expect(prefersHtml(accept)).toBe(expected);
   });
 });
+
+describe("GET /favicon.ico", async () => {
+  const t = await useTestApp();
+  it("answers the icon, so pages without an icon link log no 404", async () => {
+    const res = await t.inject({ method: "GET", url: "/favicon.ico" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(res.body).toMatch(/^<svg /);
+  });
+});
