@@ -43,7 +43,14 @@ describe.runIf(hasChromium)("deleting data from the Members page, in a real brow
     await input.fill("Doomed Rockets");
     expect(await button.isEnabled()).toBe(true);
     await button.click();
-    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    // Signed out, on the sign-in page that says what happened (the address loses its ?deleted=).
+    await expect
+      .poll(() => page.getByText(/The workspace's data is deleted and Upbeat's access to Slack is revoked/).count(), {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    expect(new URL(page.url()).search).toBe("");
     expect(await count("members")).toBe(0);
     expect(await count("installations")).toBe(0);
     expect(await count("sessions")).toBe(0);

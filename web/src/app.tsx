@@ -79,10 +79,23 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   };
 }
 
+/** After the workspace was deleted (members page): what the sign-in page says. The address loses its ?deleted=. */
+function takeDeletedNotice(): string | undefined {
+  const params = new URLSearchParams(window.location.search);
+  const deleted = params.get("deleted");
+  if (deleted === null) return undefined;
+  params.delete("deleted");
+  const rest = params.toString();
+  window.history.replaceState(null, "", `${window.location.pathname}${rest ? `?${rest}` : ""}`);
+  return deleted === "token-kept"
+    ? "The workspace's data is deleted, but Upbeat could not revoke its access to Slack: remove the app in Slack (workspace settings, Manage apps)."
+    : "The workspace's data is deleted and Upbeat's access to Slack is revoked. To use Upbeat again, add it to Slack at /install.";
+}
+
 export function App() {
   const client = useQueryClient();
   /** Set when the session ended in this tab (signed out, or a request answered 401): why, for the sign-in page. */
-  const [ended, setEnded] = useState<string | undefined>();
+  const [ended, setEnded] = useState<string | undefined>(takeDeletedNotice);
   const me = useMe(ended === undefined);
   const { path, search } = useLocation();
 

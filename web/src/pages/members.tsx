@@ -141,7 +141,11 @@ function DangerZone({ me }: { me: Me }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!matches) return;
-    remove.mutate(typed, { onSuccess: () => window.location.assign("/") });
+    // Signed out by the deletion: the sign-in page says what happened (app.tsx reads ?deleted=).
+    remove.mutate(typed, {
+      onSuccess: (result) =>
+        window.location.assign(`/dashboard?deleted=${result.token_revoked ? "revoked" : "token-kept"}`),
+    });
   };
   return (
     <section className="panel panel-danger" aria-labelledby="danger-title">
