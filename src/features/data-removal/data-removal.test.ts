@@ -266,4 +266,30 @@ describe("deleting a removed member's data", async () => {
     // A second call: nothing left to find.
     expect((await del(adminA, gone)).statusCode).toBe(404);
   });
+
+  it("stays deleted: a sync or a user_change with Slack still listing them as deleted stores nothing; back active, they are stored anew", async () => {
+    t.fake.addUser(A, { id: gone, name: "gone", real_name: "Gone Person", email: "gone@del.test", deleted: true });
+    await t.deps.queue.enqueue("members.sync", { teamId: A });
+    await t.deps.queue.drain();
+    await t.sendEvent(A, {
+      type: "user_change",
+      user: {
+        id: gone,
+        team_id: A,
+        name: "gone",
+        deleted: true,
+        profile: { real_name: "Gone Person", email: "gone@del.test" },
+      },
+    });
+    await t.app.settle();
+    expect(await personRows(A, gone)).toBe(0);
+    t.fake.addUser(A, { id: gone, name: "gone", real_name: "Gone Person", email: "gone@del.test" });
+    await t.deps.queue.enqueue("members.sync", { teamId: A });
+    await t.deps.queue.drain();
+    const [back] = await rows<{ active: boolean }>(
+      t.deps.db,
+      sql`select active from members where team_id = ${A} and user_id = ${gone}`,
+    );
+    expect(back?.active).toBe(true);
+  });
 });

@@ -99,7 +99,13 @@ export async function selectNames(ex: Executor, teamId: string, userIds: string[
  * row waits for a workspace deletion under way and then finds the row gone, so a look-up that was already running
  * cannot bring a deleted workspace's members back.
  */
-export async function upsertPeople(ex: Executor, teamId: string, people: SlackPerson[], now: Date): Promise<void> {
+export async function upsertPeople(
+  ex: Executor,
+  teamId: string,
+  people: SlackPerson[],
+  now: Date,
+  opts: { storeNewInactive?: boolean } = {},
+): Promise<void> {
   if (people.length === 0) return;
   await (ex as Db).transaction(async (tx) => {
     const [installed] = await rows<{ one: number }>(
@@ -107,11 +113,41 @@ export async function upsertPeople(ex: Executor, teamId: string, people: SlackPe
       sql`select 1 as one from installations where team_id = ${teamId} for key share`,
     );
     if (!installed) return;
-    await upsertPeopleRows(tx, teamId, people, now);
+    await upsertPeopleRows(tx, teamId, people, now, { storeNewInactive: opts.storeNewInactive ?? true });
   });
 }
 
-async function upsertPeopleRows(ex: Executor, teamId: string, people: SlackPerson[], now: Date): Promise<void> {
+/**
+ * Inserts or updates these people. With `storeNewInactive: false` (what Slack's lists and user_change events use),
+ * people Slack reports deleted or deactivated only update a row that exists (marking it inactive): someone gone
+ * whom Upbeat never stored, or whose data an admin deleted, is not written, so a sync or an event never brings back
+ * a deleted member's name, e-mail and timezone.
+ */
+async function upsertPeopleRows(
+  ex: Executor,
+  teamId: string,
+  all: SlackPerson[],
+  now: Date,
+  opts: { storeNewInactive: boolean },
+): Promise<void> {
+  const gone = opts.storeNewInactive ? [] : all.filter((p) => !p.active);
+  if (gone.length > 0) {
+    await ex
+      .update(members)
+      .set({ active: false, updatedAt: now })
+      .where(
+        and(
+          eq(members.teamId, teamId),
+          inArray(
+            members.userId,
+            gone.map((p) => p.userId),
+          ),
+          eq(members.active, true),
+        ),
+      );
+  }
+  const people = opts.storeNewInactive ? all : all.filter((p) => p.active);
+  if (people.length === 0) return;
   await ex
     .insert(members)
     .values(

@@ -39,7 +39,8 @@ const DEACTIVATE_CHUNK = 500;
  * Pages through users.list and stores each page as it arrives, so memory stays flat for big workspaces (only the
  * listed user ids are kept, to find who is gone). After a complete pass, active members Slack no longer lists at
  * all are marked inactive, unless something touched them while the sync ran (a team_join after their page was
- * read). Deleted users come back in the list with `deleted` and are stored inactive; returning ones active again.
+ * read). Deleted users come back in the list with `deleted`: a stored one is marked inactive, one never stored (or
+ * whose data an admin deleted) is not stored; returning ones are stored active again.
  */
 export async function syncMembers(deps: MemberDeps, teamId: string): Promise<SyncCounts> {
   const client = await deps.chat.forTeam(teamId, "read");
@@ -52,11 +53,12 @@ export async function syncMembers(deps: MemberDeps, teamId: string): Promise<Syn
       teamId,
       people.map((p) => p.userId),
     );
-    await upsertPeople(deps.db, teamId, people, deps.clock.now());
+    await upsertPeople(deps.db, teamId, people, deps.clock.now(), { storeNewInactive: false });
     for (const p of people) {
       seen.add(p.userId);
       const was = before.get(p.userId);
-      if (!was) counts.added += 1;
+      if (!was)
+        counts.added += p.active ? 1 : 0; // someone gone whom Upbeat never stored is not stored now
       else if (was.active && !p.active) counts.deactivated += 1;
       else if (!was.active && p.active) counts.reactivated += 1;
     }
@@ -81,7 +83,7 @@ export async function syncMembers(deps: MemberDeps, teamId: string): Promise<Syn
 export async function applySlackUser(deps: Pick<Deps, "db" | "clock">, teamId: string, user: SlackUser): Promise<void> {
   // Shared channels bring user_change events for people of other organisations: they are not our members.
   if (!isPerson(user) || (user.team_id && user.team_id !== teamId)) return;
-  await upsertPeople(deps.db, teamId, [toPerson(user)], deps.clock.now());
+  await upsertPeople(deps.db, teamId, [toPerson(user)], deps.clock.now(), { storeNewInactive: false });
 }
 
 export async function listMemberViews(deps: Pick<Deps, "db">, teamId: string): Promise<MemberView[]> {
