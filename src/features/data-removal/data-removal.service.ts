@@ -50,6 +50,9 @@ async function dropQueuedJobs(ex: Executor, teamId: string): Promise<number> {
   );
 }
 
+/** How long the deletion waits for Slack to confirm the token revocation. */
+const REVOKE_TIMEOUT_MS = 5_000;
+
 export interface WorkspaceDeletion {
   deleted: true;
   rows: number;
@@ -89,7 +92,14 @@ export async function deleteWorkspace(deps: Deps, teamId: string, confirm: strin
   let revoked = false;
   if (client) {
     try {
-      await client.auth.revoke({});
+      // The data is already gone: the admin is not kept waiting on a slow Slack (the answer says it was not revoked).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        client.auth.revoke({}),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error("auth.revoke timed out")), REVOKE_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
       revoked = true;
     } catch (err) {
       deps.log.warn(

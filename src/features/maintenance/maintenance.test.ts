@@ -109,7 +109,11 @@ describe("the daily maintenance (retention)", async () => {
     const result = await runMaintenance(t.deps, t.clock.now(), { batch: 2 });
 
     expect(result.failed).toEqual([]);
-    expect(result.pruned).toEqual({
+    // Both workspaces are installed: the orphan sweep finds nothing.
+    const orphans = Object.entries(result.pruned).filter(([name]) => name.startsWith("orphans:"));
+    expect(orphans.length).toBeGreaterThan(20);
+    expect(orphans.filter(([, n]) => n !== 0)).toEqual([]);
+    expect(Object.fromEntries(Object.entries(result.pruned).filter(([name]) => !name.startsWith("orphans:")))).toEqual({
       chat_events: 5,
       sessions: 1,
       used_nonces: 2,
@@ -208,7 +212,39 @@ describe("the daily maintenance (retention)", async () => {
     expect(run?.outcome).toBe("ok");
     expect(run?.finished).toBe(true);
     expect(run?.pruned.chat_events).toBe(1);
-    expect(Object.keys(run?.pruned ?? {}).sort()).toEqual(PRUNE_STEPS.map((s) => s.name).sort());
+    const names = Object.keys(run?.pruned ?? {});
+    expect(names.filter((n) => !n.startsWith("orphans:")).sort()).toEqual(PRUNE_STEPS.map((s) => s.name).sort());
+    expect(names).toContain("orphans:members");
+  });
+
+  it("sweeps rows a write left behind for a workspace whose data was deleted; an uninstalled one keeps its data", async () => {
+    const GONE = "T0MAINTGONE";
+    const UNINSTALLED = "T0MAINTUNIN";
+    await t.installTeam(UNINSTALLED);
+    await t.sendEvent(UNINSTALLED, { type: "app_uninstalled" });
+    for (const team of [GONE, UNINSTALLED]) {
+      await t.deps.db.execute(sql`insert into members (team_id, user_id, real_name, display_name, email, tz, active, role, created_at, updated_at)
+        values (${team}, 'U0LEFTOVER', 'Left Over', 'left', 'left@x.test', 'UTC', true, 'member', now(), now())`);
+      await t.deps.db.execute(sql`insert into member_syncs (team_id, state)
+        values (${team}, 'idle') on conflict do nothing`);
+      await t.deps.db.execute(
+        sql`insert into chat_events (event_id, team_id, received_at) values (${`Ev${team}`}, ${team}, now())`,
+      );
+    }
+    const result = await runMaintenance(t.deps, t.clock.now());
+    expect(result.failed).toEqual([]);
+    expect(result.pruned["orphans:members"]).toBe(1);
+    const left = (table: string, team: string) =>
+      rows<{ n: number }>(
+        t.deps.db,
+        sql`select count(*)::int as n from ${sql.identifier(table)} where team_id = ${team}`,
+      );
+    expect((await left("members", GONE))[0]?.n).toBe(0);
+    expect((await left("member_syncs", GONE))[0]?.n).toBe(0);
+    // Event ids stay for their 7 days (one may arrive a moment before its installation is stored).
+    expect((await left("chat_events", GONE))[0]?.n).toBe(1);
+    expect((await left("members", UNINSTALLED))[0]?.n).toBeGreaterThanOrEqual(1);
+    expect((await left("members", TEAM))[0]?.n).toBeGreaterThanOrEqual(1);
   });
 
   it("runs once a day from 03:00 UTC: concurrent ticks claim it once, and the queued job prunes", async () => {

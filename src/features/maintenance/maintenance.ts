@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import { rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
+import { teamTables } from "../data-removal/index.ts";
 import { FIRING_RETENTION_DAYS } from "../rules/index.ts";
 import { TIME_OFF_RETENTION_DAYS } from "../time-off/index.ts";
 import { DELIVERY_RETENTION_MS } from "../webhooks/index.ts";
@@ -122,6 +123,28 @@ export async function pruneInBatches(ex: Executor, step: PruneStep, now: Date, b
   }
 }
 
+/**
+ * Tables the orphan sweep leaves alone: the installations themselves, and event ids (they may arrive a moment before
+ * an installation is stored, and go after 7 days anyway).
+ */
+const NOT_ORPHAN_SWEPT = new Set(["installations", "chat_events"]);
+
+/**
+ * Rows of workspaces that no longer exist (their data was deleted): a write that was already under way when the
+ * deletion committed (a scheduler tick, a listener, a running job) can leave one behind. An uninstalled workspace
+ * keeps its installation row, so its data is never touched here. One step per table with a team_id column, read
+ * from the live schema like the deletion itself.
+ */
+export async function orphanSteps(ex: Executor): Promise<PruneStep[]> {
+  return (await teamTables(ex))
+    .filter((table) => !NOT_ORPHAN_SWEPT.has(table))
+    .map((table) => ({
+      name: `orphans:${table}`,
+      table,
+      where: () => sql`team_id is not null and team_id not in (select team_id from installations)`,
+    }));
+}
+
 export interface MaintenanceResult {
   pruned: Record<string, number>;
   failed: string[];
@@ -136,7 +159,8 @@ export async function runMaintenance(
   opts: { batch?: number; steps?: readonly PruneStep[] } = {},
 ): Promise<MaintenanceResult> {
   const result: MaintenanceResult = { pruned: {}, failed: [] };
-  for (const step of opts.steps ?? PRUNE_STEPS) {
+  const steps = opts.steps ?? [...PRUNE_STEPS, ...(await orphanSteps(deps.db))];
+  for (const step of steps) {
     try {
       result.pruned[step.name] = await pruneInBatches(deps.db, step, now, opts.batch);
     } catch (err) {
@@ -179,9 +203,9 @@ export async function maintenanceTick(deps: Pick<Deps, "db" | "queue" | "clock">
 export async function maintenanceJob(
   deps: Pick<Deps, "db" | "log" | "clock">,
   day: string,
-  steps: readonly PruneStep[] = PRUNE_STEPS,
+  steps?: readonly PruneStep[],
 ): Promise<void> {
-  const result = await runMaintenance(deps, deps.clock.now(), { steps });
+  const result = await runMaintenance(deps, deps.clock.now(), steps ? { steps } : {});
   const outcome = result.failed.length ? "failed" : "ok";
   await deps.db.execute(
     sql`update maintenance_runs set finished_at = ${deps.clock.now().toISOString()}, outcome = ${outcome},
