@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
+import { findInstallation } from "../../chat/installations.repo.ts";
 import { rows } from "../../db/client.ts";
 import {
   maintenanceDue,
@@ -221,7 +222,10 @@ describe("the daily maintenance (retention)", async () => {
     const GONE = "T0MAINTGONE";
     const UNINSTALLED = "T0MAINTUNIN";
     await t.installTeam(UNINSTALLED);
-    await t.sendEvent(UNINSTALLED, { type: "app_uninstalled" });
+    expect((await t.sendEvent(UNINSTALLED, { type: "app_uninstalled" })).statusCode).toBe(200);
+    await vi.waitFor(async () =>
+      expect((await findInstallation(t.deps.db, UNINSTALLED))?.uninstalledAt).toBeInstanceOf(Date),
+    );
     for (const team of [GONE, UNINSTALLED]) {
       await t.deps.db.execute(sql`insert into members (team_id, user_id, real_name, display_name, email, tz, active, role, created_at, updated_at)
         values (${team}, 'U0LEFTOVER', 'Left Over', 'left', 'left@x.test', 'UTC', true, 'member', now(), now())`);

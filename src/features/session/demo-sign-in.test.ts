@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { findInstallation } from "../../chat/installations.repo.ts";
 
 describe("the demo's sign-in (config.demoSignIn, set only by npm run demo)", async () => {
   const t = await useTestApp({ demoSignIn: { teamId: "T0DEMOSI", userId: "U0DEMOSIADMIN", name: "Dana & Co" } });
@@ -45,7 +46,11 @@ describe("the demo after its workspace is gone", async () => {
   await t.addMember("T0DEMOGONE", "U0DEMOGONEADM", { role: "admin" });
 
   it("its sign-in goes through /install (which adds it again) instead of a dead end", async () => {
-    await t.sendEvent("T0DEMOGONE", { type: "app_uninstalled" });
+    expect((await t.sendEvent("T0DEMOGONE", { type: "app_uninstalled" })).statusCode).toBe(200);
+    // Events are handled after the acknowledgement: wait for the uninstall to land.
+    await vi.waitFor(async () =>
+      expect((await findInstallation(t.deps.db, "T0DEMOGONE"))?.uninstalledAt).toBeInstanceOf(Date),
+    );
     const link = await t.inject({ method: "GET", url: "/demo/sign-in" });
     const res = await t.inject({ method: "GET", url: String(link.headers.location) });
     expect(res.statusCode).toBe(302);
