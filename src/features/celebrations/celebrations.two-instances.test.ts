@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp } from "../../../test/support/app.ts";
+import type { FakeSlack } from "../../../dev/fake-slack/index.ts";
+import type { TestApp } from "../../../test/support/app.ts";
 import { setProfile, setUpCelebrations } from "../../../test/support/celebrations.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import { onPostgres } from "../../../test/support/database.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { celebrationsTick } from "./celebrations.scheduler.ts";
 
@@ -14,13 +15,10 @@ describe.runIf(onPostgres)("the daily Celebrations post with two app instances o
   let fake: FakeSlack;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    const db1 = await freshDatabase();
-    const db2 = await secondConnection(db1);
-    a = await createTestApp({ database: db1, fake, clock });
-    b = await createTestApp({ database: db2, fake, clock });
+    ({ a, b, fake, close } = await startTwoInstances({ clock }));
     for (const teamId of teams) {
       const { channel } = await setUpCelebrations(a, teamId, { timezone: "Europe/Paris" });
       channels.set(teamId, channel);
@@ -32,9 +30,7 @@ describe.runIf(onPostgres)("the daily Celebrations post with two app instances o
     }
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
   });
 
   it("both ticking at once, again and again, post one message per workspace and kind, with one reaction each", async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeEmailProvider, startFakeEmail } from "../../../dev/fake-email/index.ts";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { TestApp } from "../../../test/support/app.ts";
+import { onPostgres } from "../../../test/support/database.ts";
 import { emailClaims, emailEnv } from "../../../test/support/email.ts";
 import { createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { digestTick } from "./digest.scheduler.ts";
 
@@ -13,18 +13,14 @@ describe.runIf(onPostgres)("the weekly digest with two app instances on one Post
   const admins = Array.from({ length: 12 }, (_, i) => `U0TWOADM${String(i).padStart(2, "0")}`);
   const teams = ["T0TWOA", "T0TWOB", "T0TWOC"];
   const clock = new ManualClock("2026-03-09T07:00:00Z");
-  let fake: FakeSlack;
   let mail: FakeEmailProvider;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
     mail = await startFakeEmail();
-    const db1 = await freshDatabase();
-    const db2 = await secondConnection(db1);
-    a = await createTestApp({ database: db1, fake, clock, env: emailEnv(mail) });
-    b = await createTestApp({ database: db2, fake, clock, env: emailEnv(mail) });
+    ({ a, b, close } = await startTwoInstances({ clock, env: emailEnv(mail) }));
     for (const teamId of teams) {
       await a.installTeam(teamId);
       await setWorkspaceTimezone(a.deps.db, teamId, "Europe/Paris");
@@ -36,9 +32,7 @@ describe.runIf(onPostgres)("the weekly digest with two app instances on one Post
     }
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
     await mail?.close();
   });
 

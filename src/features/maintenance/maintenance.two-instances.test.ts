@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { TestApp } from "../../../test/support/app.ts";
+import { onPostgres } from "../../../test/support/database.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { maintenanceTick } from "./maintenance.ts";
@@ -10,21 +10,15 @@ import { maintenanceTick } from "./maintenance.ts";
 /** Needs a database server that two processes share; CI runs the suite once more on PostgreSQL. */
 describe.runIf(onPostgres)("the daily maintenance with two app instances on one PostgreSQL", () => {
   const clock = new ManualClock("2026-05-04T00:00:00Z");
-  let fake: FakeSlack;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    const db1 = await freshDatabase();
-    const db2 = await secondConnection(db1);
-    a = await createTestApp({ database: db1, fake, clock });
-    b = await createTestApp({ database: db2, fake, clock });
+    ({ a, b, close } = await startTwoInstances({ clock }));
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
   });
 
   it("both ticking at once, again and again, run it once a day", async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { FakeSlack } from "../../../dev/fake-slack/index.ts";
+import type { TestApp } from "../../../test/support/app.ts";
+import { onPostgres } from "../../../test/support/database.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { dailySyncDue, memberSyncTick, requestMemberSync } from "./member-sync.ts";
 
@@ -12,13 +13,10 @@ describe.runIf(onPostgres)("the daily member resync with two app instances on on
   let fake: FakeSlack;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    const db1 = await freshDatabase();
-    const db2 = await secondConnection(db1);
-    a = await createTestApp({ database: db1, fake, clock });
-    b = await createTestApp({ database: db2, fake, clock });
+    ({ a, b, fake, close } = await startTwoInstances({ clock }));
     for (const teamId of teams) {
       await a.installTeam(teamId);
       for (let i = 0; i < 5; i++) {
@@ -27,9 +25,7 @@ describe.runIf(onPostgres)("the daily member resync with two app instances on on
     }
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
   });
 
   it("both ticking at once, again and again, at the end of the day: each workspace's resync runs once", async () => {

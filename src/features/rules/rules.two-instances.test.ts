@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { FakeSlack } from "../../../dev/fake-slack/index.ts";
+import type { TestApp } from "../../../test/support/app.ts";
+import { onPostgres } from "../../../test/support/database.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { submitStandup } from "../../../test/support/standup-answers.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { tick } from "../standups/index.ts";
@@ -17,14 +18,11 @@ describe.runIf(onPostgres)("workflow rules on two app instances sharing one Post
   let fake: FakeSlack;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   let runId = 0;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    const db1 = await freshDatabase();
-    const db2 = await secondConnection(db1);
-    a = await createTestApp({ database: db1, fake, clock });
-    b = await createTestApp({ database: db2, fake, clock });
+    ({ a, b, fake, close } = await startTwoInstances({ clock }));
     await a.installTeam(team, { installer: "U0R2ADMIN" });
     for (const u of people) {
       fake.addUser(team, { id: u, name: u.toLowerCase(), real_name: u });
@@ -53,9 +51,7 @@ describe.runIf(onPostgres)("workflow rules on two app instances sharing one Post
     await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
   });
 
   const alerts = (prefix: string) => fake.messages("C0R2ALERT").filter((m) => m.text.startsWith(prefix));

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp, useTestApp } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { FakeSlack } from "../../../dev/fake-slack/index.ts";
+import { type TestApp, useTestApp } from "../../../test/support/app.ts";
+import { onPostgres } from "../../../test/support/database.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { tick } from "./scheduler.ts";
@@ -204,19 +205,15 @@ describe.runIf(onPostgres)("Run now on two instances", () => {
   let fake: FakeSlack;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    const db1 = await freshDatabase();
-    a = await createTestApp({ database: db1, fake, clock });
-    b = await createTestApp({ database: await secondConnection(db1), fake, clock });
+    ({ a, b, fake, close } = await startTwoInstances({ clock }));
     await a.installTeam("T0RUNTWO");
     fake.addChannel("T0RUNTWO", { id: "C0RUNTWO", name: "two", members: [] });
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
   });
 
   it("pressed on both at once: one run, one 409", async () => {

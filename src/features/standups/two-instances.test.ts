@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../../dev/fake-slack/index.ts";
-import { createTestApp, type TestApp } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { FakeSlack } from "../../../dev/fake-slack/index.ts";
+import type { TestApp } from "../../../test/support/app.ts";
+import { onPostgres } from "../../../test/support/database.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
+import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { tick } from "./scheduler.ts";
@@ -15,14 +16,11 @@ describe.runIf(onPostgres)("two app instances on one PostgreSQL", () => {
   let fake: FakeSlack;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
 
   // Set up in a hook: a skipped describe still runs its body to collect the tests.
   beforeAll(async () => {
-    fake = await startFakeSlack();
-    const db1 = await freshDatabase();
-    const db2 = await secondConnection(db1);
-    a = await createTestApp({ database: db1, fake, clock });
-    b = await createTestApp({ database: db2, fake, clock });
+    ({ a, b, fake, close } = await startTwoInstances({ clock }));
     await a.installTeam("T0TWO");
     for (const u of people) {
       fake.addUser("T0TWO", { id: u, name: u.toLowerCase(), real_name: u });
@@ -32,9 +30,7 @@ describe.runIf(onPostgres)("two app instances on one PostgreSQL", () => {
     await createSchedule(a.deps.db, clock, { teamId: "T0TWO", channelId: "C0TWO", time: "09:00", tz: "UTC" });
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await fake?.close();
+    await close?.();
   });
 
   it("ticking together produce one run and one DM per participant", async () => {
