@@ -3,6 +3,7 @@
  * against a bare Fastify hello-world measured in the same run with the same client-side work.
  *
  *   npm run bench:ack -- [--duration 10] [--warmup 3] [--connections 50] [--no-pin] [--cpu-prof]
+ *   npm run bench:ack -- --database-url postgres://postgres@127.0.0.1:5432/postgres   # the app on PostgreSQL
  *
  * Servers run one at a time, pinned to CPU 1 (`taskset -c 1`); this process (autocannon) pins itself
  * to CPU 0. Targets: ack req/s ≥ 0.6 × hello req/s and ack p99 ≤ 3 × hello p99 (reported, exit 0).
@@ -21,6 +22,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon, { type Result } from "autocannon";
+import pg from "pg";
 import { positiveInt } from "../lib/args.ts";
 import { askChild, stopChild } from "../lib/child.ts";
 import { pinning } from "../lib/pinning.ts";
@@ -51,13 +53,15 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     "no-pin": { type: "boolean", default: false },
     "cpu-prof": { type: "boolean", default: false },
+    "database-url": { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
   strict: true,
 });
 if (args.help) {
   process.stdout.write(
-    "usage: npm run bench:ack -- [--duration <s>=10] [--warmup <s>=3] [--connections <n>=50] [--no-pin] [--cpu-prof]\n",
+    "usage: npm run bench:ack -- [--duration <s>=10] [--warmup <s>=3] [--connections <n>=50] [--no-pin] [--cpu-prof]\n" +
+      "                          [--database-url postgres://…]  (a PostgreSQL server: the app runs on a fresh database there)\n",
   );
   process.exit(0);
 }
@@ -392,6 +396,28 @@ function table(rows: Measured[]): string {
 
 // ---------------------------------------------------------------------------------------------- main
 
+/** A fresh database on the given server for the app (migrated by the app at start), dropped afterwards. */
+async function createBenchDatabase(serverUrl: string): Promise<{ url: string; label: string; drop(): Promise<void> }> {
+  const name = `upbeat_bench_ack_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: `${url.hostname}:${url.port || "5432"}${url.pathname}`,
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
 async function main(): Promise<number> {
   const problems: string[] = [];
   const { pin, why } = pinning(args["no-pin"]);
@@ -442,13 +468,20 @@ async function main(): Promise<number> {
   }
 
   // --- the real app
-  process.stdout.write("upbeat (POST /chat/events, in-memory PGlite)\n");
+  const pgDatabase = args["database-url"] ? await createBenchDatabase(args["database-url"]) : undefined;
+  process.stdout.write(
+    `upbeat (POST /chat/events, ${pgDatabase ? `PostgreSQL ${pgDatabase.label}, not pinned` : "in-memory PGlite"})\n`,
+  );
   const appEnv: NodeJS.ProcessEnv = {
     ...process.env,
     ...BENCH_APP_ENV,
+    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
   };
   const t0 = performance.now();
-  const app = await startServer("upbeat", "./app-server.ts", appEnv, pin);
+  const app = await startServer("upbeat", "./app-server.ts", appEnv, pin).catch(async (err: unknown) => {
+    await pgDatabase?.drop();
+    throw err;
+  });
   process.stdout.write(`  started in ${((performance.now() - t0) / 1000).toFixed(1)} s (migrations included)\n`);
   let ackRun: Measured;
   let retryRun: Measured;
@@ -498,6 +531,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await stopServer(app);
+    await pgDatabase?.drop();
   }
 
   // --- report

@@ -1,14 +1,13 @@
 import { App } from "@slack/bolt";
 import type { Deps } from "../deps.ts";
-import { decryptSecret } from "../lib/crypto.ts";
-import { findInstallation } from "./installations.repo.ts";
 import type { FastifyReceiver } from "./receiver.ts";
+import { type ChatListeners, ChatRouter } from "./router.ts";
 import { slackLevelFor, slackLogger } from "./slack-logger.ts";
 import { webClientOptions } from "./web-client.ts";
 
-export type ListenerGroup = (bolt: App, deps: Deps) => void;
+export type ListenerGroup = (bolt: ChatListeners, deps: Deps) => void;
 
-/** Bolt with our receiver; `authorize` reads the stored installation of the team. */
+/** Bolt with our receiver; `authorize` reads the stored installation of the team (held briefly: ChatClients.authorize). */
 export function createBolt(deps: Deps, receiver: FastifyReceiver, groups: ListenerGroup[]): App {
   // Bolt hands its logger to every client it makes for listeners; its level follows pino's.
   const logger = slackLogger(deps.log, "bolt");
@@ -22,18 +21,16 @@ export function createBolt(deps: Deps, receiver: FastifyReceiver, groups: Listen
     clientOptions: webClientOptions(deps.config, "post", logger, deps.metrics),
     authorize: async ({ teamId }) => {
       if (!teamId) throw new Error("event without a team");
-      const inst = await findInstallation(deps.db, teamId);
-      if (!inst || inst.uninstalledAt) throw new Error(`team ${teamId} is not installed`);
-      return {
-        botToken: decryptSecret(deps.keys.tokenEncryption, inst.botTokenEnc),
-        botUserId: inst.botUserId,
-        teamId,
-      };
+      const auth = await deps.chat.authorize(teamId);
+      if (!auth) throw new Error(`team ${teamId} is not installed`);
+      return { ...auth, teamId };
     },
   });
   bolt.error(async (err) => {
     deps.log.warn({ err: err.message, code: (err as { code?: string }).code }, "chat listener error");
   });
-  for (const register of groups) register(bolt, deps);
+  const router = new ChatRouter(bolt);
+  for (const register of groups) register(router.listeners, deps);
+  router.mount();
   return bolt;
 }

@@ -13,9 +13,26 @@ export class InstallationGoneError extends Error {
   }
 }
 
+/** What Bolt's `authorize` needs for a workspace's events. */
+export interface TeamAuth {
+  botToken: string;
+  botUserId: string;
+}
+
+/**
+ * How long a workspace's installation, read for an incoming event, is trusted before it is read again. Slack events
+ * arrive by the thousand a second in a busy workspace; each would otherwise cost a query and a decryption. This
+ * instance forgets a workspace at once when it installs, uninstalls or is deleted here (`forget`); another instance
+ * sees the change within this time.
+ */
+export const AUTHORIZE_TTL_MS = 5_000;
+/** Workspaces whose installation is held at once; past it the least recently read is dropped. */
+const AUTHORIZE_CACHE_MAX = 10_000;
+
 /** Web API clients per workspace, built from the stored (encrypted) bot token. */
 export class ChatClients {
   readonly #clients = new Map<string, { read: WebClient; post: WebClient }>();
+  readonly #auth = new Map<string, { value: Promise<TeamAuth | undefined>; until: number }>();
 
   constructor(
     private readonly config: Config,
@@ -28,6 +45,38 @@ export class ChatClients {
   /** A client without a token, for `oauth.v2.access`. */
   anonymous(): WebClient {
     return makeWebClient(this.config, this.log, undefined, "read", this.metrics);
+  }
+
+  /**
+   * The bot token and user of an installed workspace, for Bolt's `authorize`; undefined when it is not installed.
+   * Held for AUTHORIZE_TTL_MS (see there); two events at once for a workspace not held share one read.
+   */
+  authorize(teamId: string): Promise<TeamAuth | undefined> {
+    const now = performance.now();
+    const held = this.#auth.get(teamId);
+    if (held && held.until > now) {
+      // Most recently used last, so the oldest is the first key when the map is full.
+      this.#auth.delete(teamId);
+      this.#auth.set(teamId, held);
+      return held.value;
+    }
+    const value = findActiveInstallation(this.db, teamId).then((inst) =>
+      inst ? { botToken: decryptSecret(this.encryptionKey, inst.botTokenEnc), botUserId: inst.botUserId } : undefined,
+    );
+    const entry = { value, until: now + AUTHORIZE_TTL_MS };
+    this.#auth.delete(teamId);
+    this.#auth.set(teamId, entry);
+    if (this.#auth.size > AUTHORIZE_CACHE_MAX) this.#auth.delete(this.#auth.keys().next().value as string);
+    // A failed read is not kept. (`forget` drops a read still under way too: it may have seen the old row.)
+    value.catch(() => {
+      if (this.#auth.get(teamId) === entry) this.#auth.delete(teamId);
+    });
+    return value;
+  }
+
+  /** Call after a workspace's installation changed and the change committed: its next event reads it again. */
+  forget(teamId: string): void {
+    this.#auth.delete(teamId);
   }
 
   /** Throws InstallationGoneError when the workspace uninstalled the app: no more calls for it. */

@@ -1,11 +1,10 @@
 import type { App, Receiver } from "@slack/bolt";
-import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { errorBody } from "../contract/index.ts";
-import { rows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { addressKey } from "../http/rate-limit.ts";
+import { EventClaims } from "./event-claims.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { verifySlackSignature } from "./verify.ts";
 
@@ -66,17 +65,6 @@ function parseBody(raw: Buffer, contentType: string | undefined): Body | undefin
   }
 }
 
-/** Claims the event id; false when this event was already received (a Slack retry or a duplicate). */
-async function claimEvent(deps: Deps, eventId: string, teamId: string | undefined): Promise<boolean> {
-  const claimed = await rows<{ event_id: string }>(
-    deps.db,
-    sql`insert into chat_events (event_id, team_id, received_at)
-        values (${eventId}, ${teamId ?? null}, ${deps.clock.now().toISOString()})
-        on conflict (event_id) do nothing returning event_id`,
-  );
-  return claimed.length > 0;
-}
-
 const tooMany = (reply: FastifyReply, retryAfterSeconds: number) =>
   reply.status(429).header("retry-after", String(retryAfterSeconds)).send({ error: "Too many requests" });
 
@@ -84,6 +72,7 @@ async function handle(
   deps: Deps,
   receiver: FastifyReceiver,
   gate: SignatureGate,
+  claims: EventClaims,
   req: FastifyRequest,
   reply: FastifyReply,
 ) {
@@ -122,7 +111,7 @@ async function handle(
     // bounded backlog the work is done before answering, so overload slows senders instead of piling up.
     const eventId = body.event_id;
     const work = async () => {
-      if (!(await claimEvent(deps, eventId, body.team_id as string | undefined))) return;
+      if (!(await claims.claim(eventId, body.team_id as string | undefined))) return;
       await receiver.bolt.processEvent({ body, ack: async () => {}, ...retry });
     };
     if (!receiver.track(work, req.log)) await work().catch((err: unknown) => logListenerError(req, err));
@@ -153,6 +142,7 @@ export function chatRoutes(receiver: FastifyReceiver) {
   return async (app: FastifyInstance, deps: Deps): Promise<void> => {
     // Encapsulated so the raw-body parser applies only to the Slack endpoints.
     const gate = new SignatureGate(deps);
+    const claims = new EventClaims(deps.database, deps.clock);
     await app.register(async (scope) => {
       // An address over its signature-failure limit is refused before its body is read or any HMAC computed.
       scope.addHook("onRequest", async (req, reply) => {
@@ -161,7 +151,7 @@ export function chatRoutes(receiver: FastifyReceiver) {
       });
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, gate, req, reply);
+      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, gate, claims, req, reply);
       const schema = (summary: string) => ({
         summary,
         description:

@@ -149,6 +149,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
         },
         clock.now(),
       );
+      deps.chat.forget(teamId);
       await ensureAdmin(deps.db, teamId, installer, clock.now());
     },
     async addMember(teamId, userId, o = {}) {

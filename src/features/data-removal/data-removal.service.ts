@@ -89,6 +89,7 @@ export async function deleteWorkspace(deps: Deps, teamId: string, confirm: strin
     const jobs = await dropQueuedJobs(tx, teamId);
     return { rows: total, jobs };
   });
+  deps.chat.forget(teamId);
   let revoked = false;
   if (client) {
     try {

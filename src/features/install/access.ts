@@ -21,11 +21,13 @@ export async function endWorkspaceAccess(ex: Executor, teamId: string, now: Date
  * access ends in the same transaction, so no instance sees one without the other. Jobs still queued for it end
  * quietly (they find no active installation). False when it was already uninstalled.
  */
-export async function uninstallWorkspace(deps: Pick<Deps, "db" | "clock">, teamId: string): Promise<boolean> {
+export async function uninstallWorkspace(deps: Pick<Deps, "db" | "clock" | "chat">, teamId: string): Promise<boolean> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const done = await deps.db.transaction(async (tx) => {
     if (!(await markUninstalled(tx, teamId, now))) return false;
     await endWorkspaceAccess(tx, teamId, now);
     return true;
   });
+  deps.chat.forget(teamId);
+  return done;
 }

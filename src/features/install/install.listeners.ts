@@ -1,9 +1,9 @@
-import type { App } from "@slack/bolt";
+import type { ChatListeners } from "../../chat/router.ts";
 import type { Deps } from "../../deps.ts";
 import { uninstallWorkspace } from "./access.ts";
 
 /** Uninstall or a revoked bot token: keep the data, end all access and stop all work until it reinstalls. */
-export function installListeners(bolt: App, deps: Deps): void {
+export function installListeners(bolt: ChatListeners, deps: Deps): void {
   const stop = async (teamId: string | undefined, why: string) => {
     if (!teamId) return;
     if (await uninstallWorkspace(deps, teamId)) deps.log.info({ team_id: teamId, why }, "workspace uninstalled");

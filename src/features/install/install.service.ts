@@ -117,6 +117,8 @@ export async function completeInstall(
     // Once per installation: a second OAuth or a re-authorisation finds the welcome claimed; a reinstall gets one.
     await queueWelcome(deps, tx, { teamId, userId, now, ...(reactivated ? { reinstalledAt: now } : {}) });
   });
+  // Events from now on use the new token (and a reinstalled workspace's are no longer refused).
+  deps.chat.forget(teamId);
   // The installer's own profile now, so the dashboard they land on shows their name and e-mail; the sync brings
   // everyone else. A failure here changes nothing: the sync reads them too.
   await refreshMember(deps, teamId, userId, { deadlineMs: SIGN_IN_LOOKUP_MS });

@@ -1,4 +1,4 @@
-import type { App } from "@slack/bolt";
+import type { ChatListeners } from "../../chat/router.ts";
 import type { Deps } from "../../deps.ts";
 import { channelKudosReceivers, clip, storedText } from "./kudos.parse.ts";
 import { MAX_KUDO_LENGTH } from "./kudos.rules.ts";
@@ -40,7 +40,7 @@ function personMessage(e: MessageEvent, teamId: string): (SlackMessage & { chann
  * them, and an edit arrives as message_changed with the message's own ts: the key `msg:<channel>:<ts>` gives each
  * person at most one kudo from a message, whichever delivery comes first.
  */
-export function kudosListeners(bolt: App, deps: Deps): void {
+export function kudosListeners(bolt: ChatListeners, deps: Deps): void {
   bolt.event("message", async ({ event, body, context }) => {
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;

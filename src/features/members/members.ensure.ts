@@ -1,5 +1,5 @@
-import type { App } from "@slack/bolt";
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
+import type { ChatListeners } from "../../chat/router.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
 import { findMember, upsertPeople } from "./members.repo.ts";
@@ -139,7 +139,7 @@ export function activityOf(body: unknown): Activity | undefined {
 }
 
 /** Bolt middleware: whoever uses Upbeat in Slack is made a member first (see ensureMember). */
-export function ensureMembersMiddleware(bolt: App, deps: Deps): void {
+export function ensureMembersMiddleware(bolt: ChatListeners, deps: Deps): void {
   bolt.use(async ({ body, next }) => {
     const who = activityOf(body);
     if (who) await ensureMember(deps, who.teamId, who.userId, { deadlineMs: who.deadlineMs });

@@ -1,4 +1,5 @@
 import type { App } from "@slack/bolt";
+import type { ChatListeners } from "../../chat/router.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../http/errors.ts";
 import { findMember } from "../members/index.ts";
@@ -58,7 +59,7 @@ export async function submitProfileModal(
   return null;
 }
 
-export function profileListeners(bolt: App, deps: Deps): void {
+export function profileListeners(bolt: ChatListeners, deps: Deps): void {
   bolt.action(OPEN_PROFILE_ACTION, async ({ ack, body, client }) => {
     await ack();
     const b = body as { team?: { id?: string } | null; user?: { id?: string }; trigger_id?: string };

@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
+import type { ChatListeners } from "../../chat/router.ts";
 import type { Deps } from "../../deps.ts";
 import { checkShoutOut, giveShoutOut, kudosCommand, readShoutOut } from "../kudos/index.ts";
 import { openProfileModal } from "../profiles/index.ts";
@@ -37,7 +38,7 @@ function closedModal(): ModalView {
   };
 }
 
-export function standupListeners(bolt: App, deps: Deps): void {
+export function standupListeners(bolt: ChatListeners, deps: Deps): void {
   const openModal = async ({
     ack,
     body,

@@ -1,6 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import { fitModal } from "../../chat/block-fit.ts";
+import type { ChatListeners } from "../../chat/router.ts";
 import { TIME_OFF_REASON_MAX } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { shiftDate, workspaceToday } from "../calendar/index.ts";
@@ -209,7 +210,7 @@ function blockOf(error: string): string {
 export function timeOffListeners(
   refreshHome: (deps: Deps, client: App["client"], teamId: string, userId: string) => Promise<void>,
 ) {
-  return (bolt: App, deps: Deps): void => {
+  return (bolt: ChatListeners, deps: Deps): void => {
     bolt.action(TIME_OFF_ACTIONS.open, async ({ ack, body, client }) => {
       await ack();
       const b = body as ActionBody;

@@ -1,0 +1,80 @@
+import type { App } from "@slack/bolt";
+
+/**
+ * What a feature registers its Slack listeners on: Bolt's own methods and signatures, so listeners are written as
+ * for Bolt. Events, actions and views are keyed by a plain string (event type, action_id, view callback_id).
+ */
+export type ChatListeners = Pick<App, "event" | "action" | "view" | "command" | "use">;
+
+// biome-ignore lint/suspicious/noExplicitAny: Bolt's listener arguments, passed through unchanged
+type Listener = (args: any) => Promise<unknown> | unknown;
+/** Bolt's `event`, `action` and `view` as the router calls them: every type, action_id or callback_id. */
+type RegisterAll = (constraint: RegExp, listener: (args: Record<string, unknown>) => Promise<void>) => void;
+
+/**
+ * Bolt runs every registered listener's middleware chain for every request, each on a fresh copy of its
+ * arguments, to let each listener decide whether the request is its own; with twenty listeners that cost more than
+ * the rest of handling an event. The router registers one Bolt listener per kind (event, action, view) and picks the
+ * listeners of a request from a map. Behaviour is Bolt's: every matching listener runs, at once; one listener's
+ * failure reaches Bolt's error handler as it would (several: the first); a request nothing matches is not acked.
+ */
+export class ChatRouter {
+  readonly #events = new Map<string, Listener[]>();
+  readonly #actions = new Map<string, Listener[]>();
+  readonly #views = new Map<string, Listener[]>();
+  readonly listeners: ChatListeners;
+
+  constructor(private readonly bolt: App) {
+    const keyed =
+      (map: Map<string, Listener[]>, kind: string) =>
+      (key: unknown, ...rest: unknown[]) => {
+        if (typeof key !== "string" || rest.length !== 1 || typeof rest[0] !== "function") {
+          throw new Error(`${kind} listeners are registered with a string and one function`);
+        }
+        map.set(key, [...(map.get(key) ?? []), rest[0] as Listener]);
+      };
+    this.listeners = {
+      event: keyed(this.#events, "event") as App["event"],
+      action: keyed(this.#actions, "action") as App["action"],
+      view: keyed(this.#views, "view") as App["view"],
+      command: bolt.command.bind(bolt) as App["command"],
+      use: bolt.use.bind(bolt) as App["use"],
+    };
+  }
+
+  /** Registers the dispatching listeners with Bolt; call once, after every feature registered its own. */
+  mount(): void {
+    const dispatch =
+      (map: Map<string, Listener[]>, keyOf: (args: Record<string, unknown>) => unknown) =>
+      async (args: Record<string, unknown>) => {
+        const key = keyOf(args);
+        const matched = typeof key === "string" ? map.get(key) : undefined;
+        if (!matched) return;
+        if (matched.length === 1) {
+          await matched[0]!(args);
+          return;
+        }
+        const settled = await Promise.allSettled(matched.map(async (listener) => listener(args)));
+        const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+        if (failed) throw failed.reason;
+      };
+    if (this.#events.size > 0) {
+      (this.bolt.event.bind(this.bolt) as unknown as RegisterAll)(
+        /.*/,
+        dispatch(this.#events, (a) => (a.event as { type?: unknown } | undefined)?.type),
+      );
+    }
+    if (this.#actions.size > 0) {
+      (this.bolt.action.bind(this.bolt) as unknown as RegisterAll)(
+        /.*/,
+        dispatch(this.#actions, (a) => (a.action as { action_id?: unknown } | undefined)?.action_id),
+      );
+    }
+    if (this.#views.size > 0) {
+      (this.bolt.view.bind(this.bolt) as unknown as RegisterAll)(
+        /.*/,
+        dispatch(this.#views, (a) => (a.view as { callback_id?: unknown } | undefined)?.callback_id),
+      );
+    }
+  }
+}
