@@ -25,4 +25,5 @@ export async function reinstallTeam(t: TestApp, teamId: string): Promise<void> {
     if (!reactivated) throw new Error(`${teamId} was not uninstalled`);
     await restartTiming(tx, teamId, now);
   });
+  t.deps.chat.forget(teamId);
 }
