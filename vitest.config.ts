@@ -1,4 +1,10 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+// Vitest's default is one worker fewer than the CPUs: on a two-core CI machine that is one, and the suite runs file
+// after file. Files wait on I/O too (the fake Slack, a browser, PostgreSQL), so one worker per core and at least
+// two keep the machine busy; TEST_WORKERS overrides it.
+const workers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   test: {
@@ -7,6 +13,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    maxWorkers: workers,
     globalSetup: ["test/support/global-setup.ts"],
   },
 });
