@@ -10,10 +10,14 @@
  * child pinned to CPU 1; this process (CPU 0) downloads GET /dashboard/api/export/csv?from=…&to=…
  * covering every row with fetch, streaming: it only counts bytes and line feeds, never holds the body.
  * The child's VmRSS (/proc/<pid>/status) is sampled every 100 ms before and during the download:
- * peak growth = highest sample during − the last sample before. Then `psql -c "\copy (same columns,
- * joins and order) to stdout with csv header"` (also on CPU 1) is timed into the same counter.
- * Targets: RSS growth ≤ 64 MB and export rows/s ≥ 0.5 × COPY rows/s (PASS/FAIL; exit 0 with a report,
- * 1 on errors, e.g. a row count that does not match the table). The database is dropped at the end.
+ * peak growth = highest sample during − the last sample before. On PostgreSQL the route streams one
+ * COPY (SELECT …) TO STDOUT (src/features/insights/export.copy.ts), so this measures that path. Then two
+ * `psql -c "\copy (…) to stdout with csv header"` baselines (also on CPU 1) are timed into the same
+ * counter: the spec's eight columns (the issue's baseline) and every column the export sends, raw (same
+ * joins and order, no formula guard, names, labels or CRLF).
+ * Targets: RSS growth ≤ 64 MB and export rows/s ≥ 0.5 × COPY rows/s, against each baseline (PASS/FAIL;
+ * exit 0 with a report, 1 on errors, e.g. a row count that does not match the table). The database is
+ * dropped at the end.
  */
 import { readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -114,7 +118,10 @@ interface RssReport {
   afterGc: { rssKb: number; heapUsed: number } | undefined;
 }
 
-/** The export's SQL (src/features/insights/export.routes.ts) as one statement: same columns, joins and order. */
+/**
+ * The issue's baseline: the spec's eight columns with the export's joins and order, as PostgreSQL formats them
+ * (no formula guard, LF line ends).
+ */
 function copySql(from: string, to: string): string {
   return [
     "select r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,",
@@ -124,6 +131,44 @@ function copySql(from: string, to: string): string {
     `where r.team_id = '${TEAM}' and r.standup_date between '${from}' and '${to}'`,
     "order by r.standup_date, r.id",
   ].join(" ");
+}
+
+/**
+ * Every column the export sends (the eight, schedule_id, the standup's name, each question and answer) as stored:
+ * the same joins and order, without what the export adds (formula guard, "#channel standup", "Question N", CRLF).
+ * The raw cost of the same bytes, near enough.
+ */
+function fullCopySql(from: string, to: string, pairs: number): string {
+  const qa = Array.from({ length: pairs }, (_, i) => `, run.questions ->> ${i}, r.answers ->> ${i}`).join("");
+  return [
+    "select r.standup_date::text as standup_date, r.user_id, coalesce(m.real_name, '') as real_name,",
+    "r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,",
+    `to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at,`,
+    `r.schedule_id, s.name${qa}`,
+    "from responses r left join members m on m.team_id = r.team_id and m.user_id = r.user_id",
+    "left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id",
+    "left join schedules s on s.id = r.schedule_id and s.team_id = r.team_id",
+    `where r.team_id = '${TEAM}' and r.standup_date between '${from}' and '${to}'`,
+    "order by r.standup_date, r.id",
+  ].join(" ");
+}
+
+/** The most question/answer pairs of any response in the window (the export's column count). */
+async function answerPairs(url: string, from: string, to: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `select coalesce(max(greatest(jsonb_array_length(r.answers), coalesce(jsonb_array_length(run.questions), 0))), 0)::int as n
+       from responses r left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
+       where r.team_id = $1 and r.standup_date between $2 and $3`,
+      [TEAM, from, to],
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
 }
 
 async function httpExport(
@@ -201,7 +246,7 @@ async function httpExport(
   };
 }
 
-function psqlCopy(pin: Pinning, url: string, sql: string): Promise<Transfer> {
+function psqlCopy(pin: Pinning, url: string, sql: string, what: string): Promise<Transfer> {
   const selfCpu0 = cpuMs(process.pid);
   const t0 = performance.now();
   const counter = new Counter(t0);
@@ -235,7 +280,7 @@ function psqlCopy(pin: Pinning, url: string, sql: string): Promise<Transfer> {
       if (code !== 0) return reject(new Error(`psql exited ${code}: ${err.trim()}`));
       const rows = counter.lines - 1;
       resolve({
-        what: "psql \\copy (…) to stdout",
+        what,
         rows,
         bytes: counter.bytes,
         ms,
@@ -324,12 +369,17 @@ async function main(): Promise<number> {
   process.stdout.write(`signed in as ${admin} through a login token\n`);
 
   const sql = copySql(from, to);
+  const pairs = await answerPairs(url, from, to);
+  const fullSql = fullCopySql(from, to, pairs);
+  const SPEC = "psql \\copy, the 8 spec columns";
+  const FULL = `psql \\copy, all ${10 + 2 * pairs} columns raw`;
   // Warm the caches for both sides with one untimed COPY.
-  const warm = await psqlCopy(pin, url, sql);
+  const warm = await psqlCopy(pin, url, sql, SPEC);
   process.stdout.write(`warm-up COPY: ${fmtInt(warm.rows)} rows in ${(warm.ms / 1000).toFixed(1)} s\n`);
 
   const exports: { t: Transfer; rss: RssReport }[] = [];
   const copies: Transfer[] = [];
+  const fullCopies: Transfer[] = [];
   const profiles: string[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const profile = args["cpu-prof"] ? join(tmpdir(), `upbeat-export-${process.pid}-${run}.cpuprofile`) : undefined;
@@ -343,11 +393,18 @@ async function main(): Promise<number> {
     process.stdout.write(
       `  run ${run} export: ${fmtInt(e.t.rows)} rows, ${(e.t.ms / 1000).toFixed(1)} s, ${fmtInt(e.t.rowsPerSec)} rows/s, RSS +${mb(e.rss.peakKb - e.rss.baselineKb).toFixed(1)} MB\n`,
     );
-    const c = await psqlCopy(pin, url, sql);
+    const c = await psqlCopy(pin, url, sql, SPEC);
     copies.push(c);
     process.stdout.write(
-      `  run ${run} COPY:   ${fmtInt(c.rows)} rows, ${(c.ms / 1000).toFixed(1)} s, ${fmtInt(c.rowsPerSec)} rows/s\n`,
+      `  run ${run} COPY:   ${fmtInt(c.rows)} rows, ${(c.ms / 1000).toFixed(1)} s, ${fmtInt(c.rowsPerSec)} rows/s (8 columns)\n`,
     );
+    const full = await psqlCopy(pin, url, fullSql, FULL);
+    fullCopies.push(full);
+    process.stdout.write(
+      `  run ${run} COPY:   ${fmtInt(full.rows)} rows, ${(full.ms / 1000).toFixed(1)} s, ${fmtInt(full.rowsPerSec)} rows/s (${10 + 2 * pairs} columns)\n`,
+    );
+    if (full.rows !== expected)
+      problems.push(`run ${run}: the full COPY gave ${full.rows} rows, the table ${expected}`);
     if (e.t.rows !== expected) problems.push(`run ${run}: the export had ${e.t.rows} rows, the table ${expected}`);
     if (c.rows !== expected) problems.push(`run ${run}: COPY gave ${c.rows} rows, the table ${expected}`);
   }
@@ -371,12 +428,13 @@ async function main(): Promise<number> {
   const best = <T>(xs: T[], key: (x: T) => number) => xs.reduce((a, b) => (key(b) > key(a) ? b : a));
   const e = best(exports, (x) => x.t.rowsPerSec);
   const c = best(copies, (x) => x.rowsPerSec);
+  const cFull = best(fullCopies, (x) => x.rowsPerSec);
   const worstRss = best(exports, (x) => x.rss.peakKb - x.rss.baselineKb).rss;
   const cpuCell = (ms: number | undefined) => (ms === undefined ? "-" : (ms / 1000).toFixed(1));
   process.stdout.write(
     `\n${table(
       ["transfer", "rows", "MB", "seconds", "first byte ms", "rows/s", "MB/s", "producer CPU s", "consumer CPU s"],
-      [e.t, c].map((t) => [
+      [e.t, c, cFull].map((t) => [
         t.what,
         fmtInt(t.rows),
         (t.bytes / 1048576).toFixed(1),
@@ -420,7 +478,11 @@ async function main(): Promise<number> {
     `\npeak RSS growth during the export = ${growthMb.toFixed(1)} MB (target ≤ ${TARGET_RSS_MB} MB)  ${rssOk ? "PASS" : "FAIL"}\n`,
   );
   process.stdout.write(
-    `export rows/s / COPY rows/s = ${fmtInt(e.t.rowsPerSec)} / ${fmtInt(c.rowsPerSec)} = ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO})  ${ratioOk ? "PASS" : "FAIL"}\n`,
+    `export rows/s / COPY rows/s = ${fmtInt(e.t.rowsPerSec)} / ${fmtInt(c.rowsPerSec)} = ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}, the 8-column COPY)  ${ratioOk ? "PASS" : "FAIL"}\n`,
+  );
+  const fullRatio = e.t.rowsPerSec / cFull.rowsPerSec;
+  process.stdout.write(
+    `export rows/s / full raw COPY rows/s = ${fmtInt(e.t.rowsPerSec)} / ${fmtInt(cFull.rowsPerSec)} = ${fullRatio.toFixed(3)} (target ≥ ${TARGET_RATIO} against the same columns; aim 0.8)  ${fullRatio >= TARGET_RATIO ? "PASS" : "FAIL"}\n`,
   );
   for (const file of profiles) {
     process.stdout.write(`\nCPU profile of the app during the export: ${file}\n`);

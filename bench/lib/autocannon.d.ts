@@ -25,6 +25,8 @@ declare module "autocannon" {
     pipelining?: number;
     /** Seconds. */
     duration?: number;
+    /** Stop after this many requests (instead of after `duration`). */
+    amount?: number;
     /** Seconds. */
     timeout?: number;
     requests?: Request[];

@@ -351,23 +351,4 @@ export async function waitIdle(pid: number, url: string, maxMs = 30_000): Promis
 
 // ---------------------------------------------------------------------------------------------- output
 
-export const fmtInt = (n: number): string => Math.round(n).toLocaleString("en-US");
-export const fmtMs = (n: number): string => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : "-");
-
-/** A plain text table: first column left-aligned, the rest right-aligned. */
-export function table(head: string[], body: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
-}
-
-/** Nearest-rank percentiles of a list of numbers. */
-export function percentiles(values: Float64Array | number[], ...qs: number[]): number[] {
-  const sorted = Float64Array.from(values).sort();
-  return qs.map((q) =>
-    sorted.length === 0
-      ? Number.NaN
-      : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!,
-  );
-}
+export { fmtInt, fmtMs, percentiles, table } from "../lib/report.ts";

@@ -13,7 +13,7 @@
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { findInstallation, upsertInstallation } from "../../src/chat/installations.repo.ts";
-import { type Executor, openDatabase, rows } from "../../src/db/client.ts";
+import { type Database, type Executor, openDatabase, rows } from "../../src/db/client.ts";
 import { upsertPeople } from "../../src/features/members/index.ts";
 import { scheduleCreateInput, storeSchedule } from "../../src/features/schedules/index.ts";
 import { importHistory } from "../../src/features/standups/index.ts";
@@ -103,7 +103,8 @@ async function count(ex: Executor, query: ReturnType<typeof sql>): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-export async function seedWorkspace(url: string, opts: SeedOptions): Promise<SeedResult> {
+/** `target`: a database URL (opened and closed here), or an open Database (left open: the MCP smoke test's). */
+export async function seedWorkspace(target: string | Database, opts: SeedOptions): Promise<SeedResult> {
   const members = opts.members;
   if (!Number.isInteger(members) || members < 1 || members > MAX_MEMBERS) {
     throw new Error(`members must be a whole number from 1 to ${MAX_MEMBERS}`);
@@ -135,7 +136,7 @@ export async function seedWorkspace(url: string, opts: SeedOptions): Promise<See
   const clock = { now: () => createdAt };
 
   // One connection: the steps share the transaction, and its backend's CPU time is one process to read.
-  const database = await openDatabase(url, { poolMax: 1 });
+  const database = typeof target === "string" ? await openDatabase(target, { poolMax: 1 }) : target;
   const timings: [string, number][] = [];
   const t0 = performance.now();
   let backendPid = 0;
@@ -265,6 +266,6 @@ export async function seedWorkspace(url: string, opts: SeedOptions): Promise<See
       totalMs: performance.now() - t0,
     };
   } finally {
-    await database.close();
+    if (typeof target === "string") await database.close();
   }
 }

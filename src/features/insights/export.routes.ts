@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { finished, Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { errorBody, filterQuery, mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
@@ -9,6 +9,7 @@ import type { App } from "../../http/server.ts";
 import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { displayName } from "../schedules/index.ts";
 import { csvLine } from "./csv.ts";
+import { copyCsv } from "./export.copy.ts";
 import type { Filters } from "./filters.repo.ts";
 import { resolveFilters } from "./insights.service.ts";
 import { labelAnswers, namesFor } from "./responses.presenter.ts";
@@ -146,6 +147,21 @@ export async function* csvChunks(
 }
 
 export function exportRoutes(app: App, deps: Deps): void {
+  /** Downloads streaming through COPY now, each on a connection of its own. */
+  let copying = 0;
+  const copyThrough = async (...args: Parameters<typeof copyCsv>): Promise<Readable> => {
+    copying += 1;
+    try {
+      const stream = await copyCsv(...args);
+      finished(stream, () => {
+        copying -= 1;
+      });
+      return stream;
+    } catch (err) {
+      copying -= 1;
+      throw err;
+    }
+  };
   app.get(
     "/dashboard/api/export/csv",
     {
@@ -178,9 +194,14 @@ export function exportRoutes(app: App, deps: Deps): void {
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="standups-${w.from}-${w.to}.csv"`)
         .header("cache-control", "no-store");
-      const csv = Readable.from(csvChunks(deps.db, teamId, w.from, w.to, f, channels), {
-        objectMode: false,
-      });
+      // A PostgreSQL server streams the file with COPY, which holds a pool connection until the client has read
+      // the whole file, so only a quarter of the pool does; further downloads, and every download on the embedded
+      // database (one connection), page by keyset (a connection per page). Both give the same bytes.
+      const pool = deps.database.pool;
+      const csv =
+        pool && copying < Math.max(1, Math.floor((pool.options.max ?? 10) / 4))
+          ? await copyThrough(pool, teamId, w.from, w.to, f, channels)
+          : Readable.from(csvChunks(deps.db, teamId, w.from, w.to, f, channels), { objectMode: false });
       // A stream is sent as it is (no serialiser runs); the schema documents the text it carries.
       return reply.send(csv as unknown as string);
     },
