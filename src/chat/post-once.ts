@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
 import { chatPosts, type PostState } from "../db/schema.ts";
+import { honourRetryAfter, pace, retryAfterSeconds } from "./rate-buckets.ts";
 
 export interface PostSpec {
   /** Unique name of this message, e.g. `run:12:ask:U123`. */
@@ -136,14 +137,6 @@ async function findPosted(db: Db, client: WebClient, spec: PostSpec, claim: Clai
   return undefined;
 }
 
-/** Slack asked us to wait a few seconds: nothing was posted, so wait while holding the claim and try once more. */
-const MAX_INLINE_RETRY_AFTER_S = 10;
-
-function retryAfterSeconds(err: unknown): number | undefined {
-  const e = err as { code?: string; retryAfter?: number };
-  return e?.code === "slack_webapi_rate_limited_error" && typeof e.retryAfter === "number" ? e.retryAfter : undefined;
-}
-
 /**
  * Posts under our claim. `recheck`: run beforeSend first (time has passed since it last ran: a lookup of an earlier
  * attempt's message). A stop it asks for leaves the claim `failed`: nothing was posted under it, and a lookup found
@@ -158,7 +151,8 @@ async function send(
   recheck: boolean,
 ): Promise<string> {
   const { db } = deps;
-  let inlineRetries = 1;
+  /** In-process waits for Retry-Afters so far (rate-buckets.ts bounds them). */
+  let waitedMs = 0;
   for (let checkNow = recheck; ; checkNow = true) {
     if (checkNow && opts.beforeSend) {
       try {
@@ -167,6 +161,14 @@ async function send(
         await setState(db, claim, "failed");
         throw err;
       }
+    }
+    // The workspace's pace (and any Retry-After pause): a wait of at most MAX_INLINE_WAIT_MS, after which the touch
+    // below keeps the claim fresh; a longer one defers the job (RetryLaterError) with nothing posted under this claim.
+    try {
+      await pace(db, spec.teamId, "chat.postMessage");
+    } catch (err) {
+      await setState(db, claim, "failed");
+      throw err;
     }
     if (performance.now() - claim.touchedAt > RETOUCH_MS) await touch(db, claim);
     let ts: string;
@@ -183,11 +185,19 @@ async function send(
       ts = res.ts as string;
     } catch (err) {
       const wait = retryAfterSeconds(err);
-      if (wait !== undefined && wait <= MAX_INLINE_RETRY_AFTER_S && inlineRetries > 0) {
-        inlineRetries -= 1;
-        // The wait starts now: a claim touched before the call could otherwise look stale by the time we retry.
+      if (wait !== undefined) {
+        // Slack said no: nothing was posted. This post waits out the Retry-After (Slack limits chat.postMessage per
+        // channel), here when short, else its job is deferred that long; every 429 alike, not only the first.
+        // Touched before and after the wait: a claim touched before the call could otherwise look stale by the
+        // time the wait ends (RETOUCH_MS + a call + a wait stays under CLAIM_STALE_SECONDS only from a fresh touch).
         await touch(db, claim);
-        await sleep(Math.max(wait, 1) * 1000);
+        try {
+          waitedMs = await honourRetryAfter(db, spec.teamId, "chat.postMessage", wait, waitedMs);
+        } catch (deferred) {
+          await setState(db, claim, "failed");
+          throw deferred;
+        }
+        await touch(db, claim);
         continue;
       }
       await setState(db, claim, classifySlackError(err) === "definite" ? "failed" : "unknown");

@@ -324,6 +324,27 @@ export const chatPosts = pgTable(
   (t) => [index("chat_posts_updated_idx").on(t.updatedAt)],
 );
 
+/**
+ * Pacing of Slack Web API calls per workspace and method, shared by every instance (src/chat/rate-buckets.ts): one
+ * row per workspace × bucket. An idle row (untouched for a day: its bucket is full again) carries nothing and is
+ * pruned by the daily maintenance run; a workspace's rows go with its data.
+ */
+export const chatRateBuckets = pgTable(
+  "chat_rate_buckets",
+  {
+    teamId: text("team_id").notNull(),
+    bucket: text("bucket").notNull(),
+    intervalMs: doublePrecision("interval_ms").notNull(),
+    burst: integer("burst").notNull(),
+    tat: tstz("tat").notNull(),
+    pausedUntil: tstz("paused_until"),
+    granted: boolean("granted").notNull(),
+    waitMs: doublePrecision("wait_ms").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.bucket] }), index("chat_rate_buckets_updated_idx").on(t.updatedAt)],
+);
+
 // ---- Insights and AI access -----------------------------------------------------------------
 
 export const mcpKeys = pgTable(

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../test/support/database.ts";
 import { CLAIM_STALE_SECONDS } from "../chat/post-once.ts";
 import { type Database, rows } from "../db/client.ts";
+import { RetryLaterError } from "../lib/retry-later.ts";
 import {
   DEFAULT_QUEUE_SETTINGS,
   JOB_DELETE_AFTER_SECONDS,
@@ -118,6 +119,57 @@ describe("enqueue options", () => {
       sql`select (data->>'n')::int as n from pgboss.job where name = 'test.recovery' order by 1`,
     );
     expect(ns.map((r) => r.n)).toEqual([1, 3, 4, 5]);
+  });
+});
+
+describe("a handler that must wait (RetryLaterError)", () => {
+  it("runs again after exactly the asked delay as a fresh job, however often, without using up its retries", async () => {
+    await database.db.execute(sql`delete from pgboss.job where name = 'test.recovery'`);
+    let runs = 0;
+    // One retry allowed: were a deferral a failure, the third would fail the job for good.
+    const queue = await queueWith({ workers: false, retryLimit: 1, retryDelaySeconds: 0 }, async () => {
+      runs += 1;
+      if (runs <= 3) throw new RetryLaterError(runs === 1 ? 30_000 : 1_500, "Slack said wait");
+    });
+    await queue.enqueue("test.recovery", { n: 7 });
+    const jobs = () =>
+      rows<{ state: string; retry_count: number; delay_s: number }>(
+        database.db,
+        sql`select state::text as state, retry_count,
+                   extract(epoch from start_after - created_on)::float8 as delay_s
+            from pgboss.job where name = 'test.recovery' order by created_on`,
+      );
+    const bringForward = () =>
+      database.db.execute(
+        sql`update pgboss.job set start_after = now() where name = 'test.recovery' and state = 'created'`,
+      );
+
+    expect(await queue.drain()).toBe(1);
+    let all = await jobs();
+    expect(all.map((j) => j.state)).toEqual(["completed", "created"]);
+    // Not fetched before its time: the delay is the asked 30 s, not a retry's backoff.
+    expect(all[1]!.delay_s).toBeGreaterThanOrEqual(29.5);
+    expect(all[1]!.delay_s).toBeLessThanOrEqual(30.5);
+    expect(all[1]!.retry_count).toBe(0);
+    expect(await queue.drain()).toBe(0);
+
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await bringForward();
+      await queue.drain();
+      const waiting = (await jobs()).filter((j) => j.state === "created");
+      delays.push(...waiting.map((j) => j.delay_s));
+    }
+    all = await jobs();
+    expect(runs).toBe(4);
+    expect(all.map((j) => j.state)).toEqual(["completed", "completed", "completed", "completed"]);
+    expect(all.every((j) => j.retry_count === 0)).toBe(true);
+    // 1.5 s is rounded up to whole seconds (never earlier than asked), twice; the last run completed.
+    expect(delays).toHaveLength(2);
+    for (const d of delays) {
+      expect(d).toBeGreaterThanOrEqual(1.5);
+      expect(d).toBeLessThanOrEqual(2.5);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { fromDrizzle, fromPglite, type Job, type JobResult, PgBoss } from "pg-bo
 import type { Logger } from "pino";
 import type { Database, Tx } from "../db/client.ts";
 import type { Metrics, QueueDepth } from "../lib/metrics.ts";
+import { RetryLaterError } from "../lib/retry-later.ts";
 
 /**
  * Payloads of every job, by queue name. Features add their own with declaration merging:
@@ -84,6 +85,11 @@ interface Registered {
   concurrency: number;
 }
 
+export interface RegisterOptions {
+  /** Handlers of this queue in flight at once per instance (default 4). */
+  concurrency?: number;
+}
+
 export interface EnqueueOptions {
   /** Enqueue inside this open transaction: the job exists only if the transaction commits. */
   tx?: Tx;
@@ -95,6 +101,8 @@ export interface EnqueueOptions {
    */
   singletonKey?: string;
   singletonSeconds?: number;
+  /** Higher runs first among the queue's ready jobs (pg-boss; default 0, negative allowed), then oldest first. */
+  priority?: number;
 }
 
 /** Durable jobs in the database (pg-boss), on the embedded database and on a server alike. */
@@ -133,9 +141,12 @@ export class JobQueue {
     this.#boss.on("error", (err: Error) => this.#log.warn({ err: err.message }, "job queue error"));
   }
 
-  register<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number } = {}): void {
+  register<N extends JobName>(name: N, handler: JobHandler<N>, opts: RegisterOptions = {}): void {
     if (this.#started) throw new Error(`register ${name} before start()`);
-    this.#handlers.set(name, { handler: handler as JobHandler<JobName>, concurrency: opts.concurrency ?? 4 });
+    this.#handlers.set(name, {
+      handler: handler as JobHandler<JobName>,
+      concurrency: opts.concurrency ?? 4,
+    });
   }
 
   get settings(): Readonly<QueueSettings> {
@@ -195,6 +206,7 @@ export class JobQueue {
       ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
       ...(opts.singletonSeconds ? { singletonSeconds: opts.singletonSeconds } : {}),
+      ...(opts.priority ? { priority: opts.priority } : {}),
     });
   }
 
@@ -260,6 +272,7 @@ export class JobQueue {
           return { id: job.id, status: "completed" };
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
+          if (err instanceof RetryLaterError) return this.#defer(name, job, err);
           const reason = this.#giveUpOn(err);
           if (reason !== undefined) {
             this.#metrics?.jobFailures.inc({ queue: name, outcome: "gave_up" });
@@ -273,6 +286,25 @@ export class JobQueue {
         }
       }),
     );
+  }
+
+  /**
+   * The handler must wait (RetryLaterError: a Slack Retry-After, a paced workspace): not a failure. The same payload
+   * runs again as a fresh job `delayMs` from now (on the database's clock), and this one completes, so neither the
+   * retry limit nor the backoff sees it. Should the new job not be stored, this one fails and retries as usual.
+   * Between the two statements a crash can leave both: the handlers' claims (postOnce) make a second run harmless.
+   */
+  async #defer(name: string, job: Job<object>, err: RetryLaterError): Promise<JobResult> {
+    const seconds = Math.max(1, Math.ceil(err.delayMs / 1000));
+    try {
+      await this.#boss.send(name, job.data, { startAfter: seconds });
+    } catch (sendErr) {
+      this.#metrics?.jobFailures.inc({ queue: name, outcome: "retry" });
+      this.#log.warn({ job: name, jobId: job.id, err: String(sendErr) }, "deferring a job failed; it will be retried");
+      return { id: job.id, status: "failed", output: { message: err.message } };
+    }
+    this.#log.info({ job: name, jobId: job.id, delay_s: seconds, reason: err.message }, "job deferred");
+    return { id: job.id, status: "completed" };
   }
 
   /** Jobs not yet finished, for tests and health views. */

@@ -55,6 +55,10 @@ describe("the daily maintenance (retention)", async () => {
              ('oauth:expired', 'oauth', ${at(DAY)}, ${at(DAY - 600_000)})`);
     await db.execute(sql`insert into rate_limits (bucket, window_start, count)
       values ('signin:old', ${at(DAY + MIN)}, 3), ('signin:now', ${at(MIN)}, 1)`);
+    // Slack rate buckets: idle a day (full again).
+    await db.execute(sql`insert into chat_rate_buckets (team_id, bucket, interval_ms, burst, tat, granted, wait_ms, updated_at)
+      values (${TEAM}, 'conversations.open', 1200, 50, ${at(DAY + MIN)}, true, 0, ${at(DAY + MIN)}),
+             (${TEAM}, 'chat.postMessage', 200, 60, ${at(MIN)}, true, 0, ${at(MIN)})`);
     // Post-once claims: settled ones 30 days; in-flight ones (sending, unknown) 90 days.
     await db.execute(sql`insert into chat_posts (key, team_id, channel, state, ts, attempts, updated_at)
       values ('old-sent', ${TEAM}, 'C1', 'sent', '1.1', 1, ${at(30 * DAY + MIN)}),
@@ -119,6 +123,7 @@ describe("the daily maintenance (retention)", async () => {
       sessions: 1,
       used_nonces: 2,
       rate_limits: 1,
+      chat_rate_buckets: 1,
       chat_posts: 3,
       webhook_deliveries: 2,
       rule_firings: 2,
@@ -130,6 +135,7 @@ describe("the daily maintenance (retention)", async () => {
     expect(await keys(sql`select id_hash as k from sessions where team_id = ${TEAM} order by 1`)).toEqual(["s-live"]);
     expect(await keys(sql`select nonce as k from used_nonces order by 1`)).toEqual(["login:live"]);
     expect(await keys(sql`select bucket as k from rate_limits order by 1`)).toEqual(["signin:now"]);
+    expect(await keys(sql`select bucket as k from chat_rate_buckets order by 1`)).toEqual(["chat.postMessage"]);
     expect(await keys(sql`select key as k from chat_posts order by 1`)).toEqual([
       "new-sent",
       "old-sending",

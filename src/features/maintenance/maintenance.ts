@@ -27,6 +27,8 @@ export const UNSETTLED_CLAIM_RETENTION_DAYS = 90;
 export const HOLIDAY_RETENTION_DAYS = 400;
 /** Rate-limit windows last a minute; a day-old one is long dead (the hot path prunes too, now and then). */
 export const RATE_WINDOW_RETENTION_DAYS = 1;
+/** A Slack rate bucket untouched this long is full again: its row says nothing a fresh one would not. */
+export const RATE_BUCKET_RETENTION_DAYS = 1;
 /** The run log itself. */
 export const MAINTENANCE_RUN_RETENTION_DAYS = 90;
 
@@ -65,6 +67,11 @@ export const PRUNE_STEPS: readonly PruneStep[] = [
     name: "rate_limits",
     table: "rate_limits",
     where: (now) => sql`window_start < ${ago(now, RATE_WINDOW_RETENTION_DAYS)}`,
+  },
+  {
+    name: "chat_rate_buckets",
+    table: "chat_rate_buckets",
+    where: (now) => sql`updated_at < ${ago(now, RATE_BUCKET_RETENTION_DAYS)}`,
   },
   // Settled claims after 30 days. `sending` and `unknown` may still be in flight (post-once.ts takes them over when
   // stale), but not for 90 days: every job gives up within about a day, so such a claim has nothing behind it.

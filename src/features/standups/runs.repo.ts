@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 
@@ -241,6 +241,19 @@ export async function findParticipant(
     .from(runParticipants)
     .where(and(eq(runParticipants.runId, runId), eq(runParticipants.userId, userId)));
   return row;
+}
+
+/** The DM channel a person was last asked in, by any run of the workspace. */
+export async function lastDmChannel(ex: Executor, teamId: string, userId: string): Promise<string | undefined> {
+  const [row] = await ex
+    .select({ dmChannel: runParticipants.dmChannel })
+    .from(runParticipants)
+    .where(
+      and(eq(runParticipants.teamId, teamId), eq(runParticipants.userId, userId), isNotNull(runParticipants.dmChannel)),
+    )
+    .orderBy(desc(runParticipants.runId))
+    .limit(1);
+  return row?.dmChannel ?? undefined;
 }
 
 export async function updateParticipant(

@@ -1,5 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import { type PostOptions, postOnce } from "../../chat/post-once.ts";
+import { pacedCall } from "../../chat/rate-buckets.ts";
 import type { Deps } from "../../deps.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
@@ -23,6 +24,7 @@ import {
   findParticipant,
   findResponseById,
   findRun,
+  lastDmChannel,
   participantsWithStatus,
   type ResponseRow,
   type RunRow,
@@ -86,12 +88,15 @@ async function fanout(deps: Deps, teamId: string, runId: number, timing?: Member
   const read = await deps.chat.forTeam(teamId, "read");
   const participants = await activeMemberIds(deps, teamId, await channelMembers(read, run.channelId));
   // Inserting a participant is the claim; the ask job is enqueued in the same transaction, so a retry of
-  // this job neither loses nor doubles anyone.
+  // this job neither loses nor doubles anyone. The n-th ask of a run has priority -n: when many workspaces fan out
+  // at once, the workers take every workspace's first asks, then every workspace's second ones, and so on, so a
+  // workspace paused by a Slack 429 (rate-buckets.ts) holds up one of them, not all of them.
   const added = await deps.db.transaction(async (tx) => {
     await assertLive(tx, run);
     const away = await selectAwayOn(tx, teamId, participants, run.localDate);
     const fresh = await addParticipants(tx, run, participants, deps.clock.now(), away);
-    for (const userId of fresh) await deps.queue.enqueue("standup.ask", { teamId, runId, userId }, { tx });
+    for (const [i, userId] of fresh.entries())
+      await deps.queue.enqueue("standup.ask", { teamId, runId, userId }, { tx, priority: -i });
     return fresh.length;
   });
   if (participants.length === 0) deps.metrics.runsSkipped.inc({ reason: "nobody_to_ask" });
@@ -146,7 +151,17 @@ async function planMemberTimezoneRun(deps: Deps, run: RunRow, timing: MemberTimi
 async function dmChannel(deps: Deps, client: WebClient, run: RunRow, userId: string): Promise<string> {
   const p = await findParticipant(deps.db, run.id, userId);
   if (p?.dmChannel) return p.dmChannel;
-  const opened = await client.conversations.open({ users: userId });
+  // The app's DM with a person keeps its id: one opened for an earlier run is used again, so only someone's first
+  // standup costs a conversations.open (tier 3, ~50 a minute per workspace).
+  const known = await lastDmChannel(deps.db, run.teamId, userId);
+  if (known) {
+    await updateParticipant(deps.db, run.id, userId, { dmChannel: known });
+    return known;
+  }
+  // Tier 3, paced per workspace like every instance's other opens; a 429 is waited out (or defers the job).
+  const opened = await pacedCall(deps.db, run.teamId, "conversations.open", () =>
+    client.conversations.open({ users: userId }),
+  );
   const channel = opened.channel?.id;
   if (!channel) throw new Error("conversations.open returned no channel");
   await updateParticipant(deps.db, run.id, userId, { dmChannel: channel });

@@ -1,0 +1,179 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.ts";
+import { RetryLaterError } from "../lib/retry-later.ts";
+
+/**
+ * Pacing of Slack Web API calls per workspace, shared by every instance: a token bucket per workspace and method in
+ * `chat_rate_buckets`, taken with one atomic upsert (no read-modify-write in Node), so two instances posting for the
+ * same workspace share one budget. A 429 to a method limited per workspace pauses the workspace's bucket until its
+ * Retry-After, so every worker of every instance waits it out, not only the one that got it (RETRY_AFTER_HOLDS).
+ *
+ * The bucket is a GCRA (generic cell rate algorithm): `tat` is the time the bucket would be empty again; a take at
+ * `now` may go at `max(now, tat - (burst - 1) × interval, paused_until)`. A take is granted (and the slot reserved)
+ * when that is at most `maxWaitMs` away; otherwise nothing is reserved and the caller is told how long to wait.
+ */
+export interface BucketRule {
+  /** Milliseconds per call at the sustained rate. */
+  intervalMs: number;
+  /** Calls that may go at once from a full (idle) bucket. */
+  burst: number;
+}
+
+/**
+ * Slack's limits are "per method per workspace per app". chat.postMessage has a special tier: about one message per
+ * second per channel (each DM is its own channel, and a fan-out posts one message per DM) plus a workspace-wide limit
+ * of "several hundred messages per minute" Slack does not pin down: 600 a minute with bursts of 100 (a 5,000-person
+ * standup's asks go out in about eight minutes).
+ * conversations.open is tier 3: 50+ a minute, "sporadic bursts welcome": 100 may go at once, then 100 a minute (a
+ * person's DM is opened once, for their first standup: standups.jobs.ts reuses it).
+ */
+export const SLACK_BUCKETS = {
+  "chat.postMessage": { intervalMs: 100, burst: 100 },
+  "conversations.open": { intervalMs: 600, burst: 100 },
+} as const satisfies Record<string, BucketRule>;
+export type SlackBucket = keyof typeof SLACK_BUCKETS;
+
+/**
+ * A worker waits in-process for a slot (or a Retry-After) at most this long; a longer wait defers its job instead
+ * (RetryLaterError), so sleeping jobs never hold a workspace's workers for long.
+ */
+export const MAX_INLINE_WAIT_MS = 10_000;
+/** All the in-process waits of one call together (repeated 429s): past this, the job is deferred. */
+export const MAX_INLINE_TOTAL_MS = 30_000;
+
+export interface Take {
+  granted: boolean;
+  /** How long until the slot (granted), or until one could be granted (not granted). */
+  waitMs: number;
+}
+
+const secs = (ms: number) => sql`make_interval(secs => ${ms / 1000}::float8)`;
+
+/** One atomic take from the workspace's bucket (the first take creates it, full). */
+export async function takeSlot(
+  db: Executor,
+  teamId: string,
+  bucket: string,
+  rule: BucketRule,
+  maxWaitMs: number,
+): Promise<Take> {
+  const interval = rule.intervalMs;
+  // Every expression reads the row as it was before this statement: wait, grant and the new tat agree.
+  const wait = sql`greatest(0::float8,
+      extract(epoch from b.tat - now())::float8 * 1000 - ${(rule.burst - 1) * interval}::float8,
+      coalesce(extract(epoch from b.paused_until - now())::float8 * 1000, 0::float8))`;
+  const [row] = await rows<{ granted: boolean; wait_ms: number | string }>(
+    db,
+    sql`insert into chat_rate_buckets as b (team_id, bucket, interval_ms, burst, tat, granted, wait_ms, updated_at)
+        values (${teamId}, ${bucket}, ${interval}::float8, ${rule.burst}::int, now() + ${secs(interval)}, true, 0, now())
+        on conflict (team_id, bucket) do update set
+          interval_ms = excluded.interval_ms,
+          burst = excluded.burst,
+          wait_ms = ${wait},
+          granted = ${wait} <= ${maxWaitMs}::float8,
+          tat = case when ${wait} <= ${maxWaitMs}::float8
+                     then greatest(b.tat, now()) + ${secs(interval)} else b.tat end,
+          updated_at = now()
+        returning granted, wait_ms`,
+  );
+  if (!row) throw new Error("rate bucket take returned no row");
+  return { granted: row.granted === true || (row.granted as unknown) === "t", waitMs: Number(row.wait_ms) };
+}
+
+/** Slack answered 429: nobody takes from the workspace's bucket before `seconds` from now (one statement). */
+export async function pauseBucket(
+  db: Executor,
+  teamId: string,
+  bucket: string,
+  rule: BucketRule,
+  seconds: number,
+): Promise<void> {
+  await db.execute(
+    sql`insert into chat_rate_buckets as b
+          (team_id, bucket, interval_ms, burst, tat, paused_until, granted, wait_ms, updated_at)
+        values (${teamId}, ${bucket}, ${rule.intervalMs}::float8, ${rule.burst}::int, now(),
+                now() + ${secs(seconds * 1000)}, false, 0, now())
+        on conflict (team_id, bucket) do update set
+          paused_until = greatest(b.paused_until, excluded.paused_until),
+          updated_at = now()`,
+  );
+}
+
+/**
+ * Waits for a slot of the workspace's `bucket` (at most MAX_INLINE_WAIT_MS), or throws RetryLaterError when the next
+ * slot is further away than that: the job runs again then (spread over up to twice the wait, so the jobs told to
+ * wait do not all come back at once).
+ */
+export async function pace(db: Executor, teamId: string, bucket: SlackBucket): Promise<void> {
+  const take = await takeSlot(db, teamId, bucket, SLACK_BUCKETS[bucket], MAX_INLINE_WAIT_MS);
+  if (!take.granted) {
+    const delay = Math.ceil(take.waitMs * (1 + Math.random()));
+    throw new RetryLaterError(delay, `${bucket} of workspace ${teamId} is paced: next slot in ${take.waitMs} ms`);
+  }
+  if (take.waitMs > 0) await sleep(take.waitMs);
+}
+
+/** The Retry-After of a 429 the Web API client refused to retry itself (rejectRateLimitedCalls), in seconds. */
+export function retryAfterSeconds(err: unknown): number | undefined {
+  const e = err as { code?: string; retryAfter?: number };
+  return e?.code === "slack_webapi_rate_limited_error" && typeof e.retryAfter === "number" ? e.retryAfter : undefined;
+}
+
+/**
+ * Whom a 429 of the method holds back. Slack limits chat.postMessage per channel (about one a second; the workspace's
+ * own pace is kept by its bucket): a 429 there holds only the post that got it (its DM or channel), and the
+ * workspace's other posts go on. Tiered methods such as conversations.open are limited per workspace: a 429 pauses
+ * the workspace's bucket for every worker of every instance.
+ */
+const RETRY_AFTER_HOLDS: Record<SlackBucket, "call" | "workspace"> = {
+  "chat.postMessage": "call",
+  "conversations.open": "workspace",
+};
+
+/**
+ * Slack asked us to wait `seconds` (at least 1, so a Retry-After of 0 is no busy loop) before calling `bucket` again:
+ * waits that long in-process, or, past the in-process limits, throws RetryLaterError for exactly that long (the job
+ * runs again then, not counted as a failure). A workspace-wide limit also pauses the workspace's bucket first.
+ * `waitedMs`: in-process waits of this call so far; returns the new total.
+ */
+export async function honourRetryAfter(
+  db: Executor,
+  teamId: string,
+  bucket: SlackBucket,
+  seconds: number,
+  waitedMs: number,
+): Promise<number> {
+  const waitMs = Math.max(1, seconds) * 1000;
+  const workspaceWide = RETRY_AFTER_HOLDS[bucket] === "workspace";
+  if (workspaceWide) await pauseBucket(db, teamId, bucket, SLACK_BUCKETS[bucket], waitMs / 1000);
+  if (waitMs <= MAX_INLINE_WAIT_MS && waitedMs + waitMs <= MAX_INLINE_TOTAL_MS) {
+    // A paused bucket makes the next take wait; a held call waits here.
+    if (!workspaceWide) await sleep(waitMs);
+    return waitedMs + waitMs;
+  }
+  throw new RetryLaterError(waitMs, `Slack answered 429 to ${bucket}: Retry-After ${seconds} s`);
+}
+
+/**
+ * A Slack call paced by the workspace's bucket; a 429 pauses the bucket and the call is made again once the
+ * Retry-After has passed (in-process when short, else the job is deferred that long: RetryLaterError).
+ */
+export async function pacedCall<T>(
+  db: Executor,
+  teamId: string,
+  bucket: SlackBucket,
+  call: () => Promise<T>,
+): Promise<T> {
+  let waitedMs = 0;
+  for (;;) {
+    await pace(db, teamId, bucket);
+    try {
+      return await call();
+    } catch (err) {
+      const seconds = retryAfterSeconds(err);
+      if (seconds === undefined) throw err;
+      waitedMs = await honourRetryAfter(db, teamId, bucket, seconds, waitedMs);
+    }
+  }
+}
