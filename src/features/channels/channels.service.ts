@@ -19,6 +19,8 @@ export interface ChannelInfo {
 }
 
 const CACHE_MS = 60_000;
+/** After a failed or late names lookup, how long views that only decorate with names skip Slack. */
+const NAMES_RETRY_MS = 30_000;
 /** Channel answers one instance keeps at most. */
 export const MAX_CACHED_INFOS = 5_000;
 
@@ -43,7 +45,30 @@ export class ChannelDirectory {
    */
   readonly #infos = new Map<string, Entry<ChannelInfo>>();
 
+  /**
+   * When a names lookup last failed or came late, per workspace. The channel picker asks Slack every time (and
+   * says when it failed); views that only name standups after their channel (lists, reports, MCP tools) show ids
+   * instead for a while rather than each waiting out the same outage.
+   */
+  readonly #namesFailedAt = new Map<string, number>();
+
   constructor(private readonly deps: Pick<Deps, "chat" | "clock">) {}
+
+  /**
+   * The workspace's public channels if Slack answers within `waitMs`, else undefined at once while a failure is
+   * under NAMES_RETRY_MS old. A late answer still lands in the cache and is used from then on.
+   */
+  async listOrNothing(teamId: string, waitMs: number): Promise<ChannelView[] | undefined> {
+    const hit = this.#fresh(this.#lists, teamId);
+    if (hit) return hit;
+    const now = this.deps.clock.now().getTime();
+    const failedAt = this.#namesFailedAt.get(teamId);
+    if (failedAt !== undefined && now >= failedAt && now - failedAt < NAMES_RETRY_MS) return undefined;
+    const list = await withinDeadline(this.list(teamId), waitMs);
+    if (list) this.#namesFailedAt.delete(teamId);
+    else this.#namesFailedAt.set(teamId, now);
+    return list;
+  }
 
   #fresh<T>(cache: Map<string, Entry<T>>, key: string): T | undefined {
     const now = this.deps.clock.now().getTime();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Fault } from "../../../dev/fake-slack/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
+import { channelDirectory } from "./index.ts";
 
 interface ChannelJson {
   id: string;
@@ -189,6 +190,27 @@ describe("GET /dashboard/api/channels", async () => {
       } finally {
         t.fake.reset();
       }
+    });
+
+    it("views that only show names ask a failing Slack once per 30 s, not on every request", async () => {
+      t.clock.advance(2 * MINUTE);
+      const directory = channelDirectory(t.deps);
+      try {
+        t.fake.fail("conversations.list", { status: 503 }, 100);
+        const before = listCalls(TEAM).length;
+        expect(await directory.listOrNothing(TEAM, 3_000)).toBeUndefined();
+        const asked = listCalls(TEAM).length;
+        expect(asked).toBeGreaterThan(before);
+        t.clock.advance(29_000);
+        expect(await directory.listOrNothing(TEAM, 3_000)).toBeUndefined();
+        expect(listCalls(TEAM)).toHaveLength(asked);
+        // The picker still asks Slack itself, and says it failed.
+        expect((await getChannels(admin)).statusCode).toBe(500);
+      } finally {
+        t.fake.reset();
+      }
+      t.clock.advance(1_000);
+      expect(await directory.listOrNothing(TEAM, 3_000)).toEqual([{ id: "C0DGEN", name: "general" }]);
     });
 
     it("a cached list is still served within 60 s while Slack is down", async () => {

@@ -72,7 +72,7 @@ export async function participantsByChannel(
 
 /** Channel id → name from the channels feature's cached directory, or an empty map when Slack is slow or down. */
 export async function channelNames(deps: DetailDeps, teamId: string): Promise<Map<string, string>> {
-  const list = await withinDeadline(channelDirectory(deps).list(teamId), SLACK_WAIT_MS);
+  const list = await channelDirectory(deps).listOrNothing(teamId, SLACK_WAIT_MS);
   return new Map((list ?? []).map((c) => [c.id, c.name]));
 }
 
