@@ -1,6 +1,7 @@
+import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { eventEnvelope, sign } from "../../dev/slack-signing.ts";
+import { eventEnvelope, sign, TEST_SIGNING_SECRET } from "../../dev/slack-signing.ts";
 import { useTestApp } from "../../test/support/app.ts";
 import { rows } from "../db/client.ts";
 import { findInstallation } from "./installations.repo.ts";
@@ -83,6 +84,31 @@ describe("Slack request verification and event handling", async () => {
       const b = body();
       const res = await post(b, sign(b, { nowMs: now(), timestamp: Math.floor(now() / 1000) - 240 }).headers);
       expect(res.statusCode).toBe(200);
+    });
+
+    it("the signature is checked over the bytes as they came, not a decoding of them", async () => {
+      // A byte that is not UTF-8 (0xff) inside a string: decoding and re-encoding would change the signed bytes.
+      const raw = Buffer.concat([
+        Buffer.from('{"type":"url_verification","challenge":"c'),
+        Buffer.from([0xff]),
+        Buffer.from('"}'),
+      ]);
+      const ts = Math.floor(now() / 1000);
+      const signature = `v0=${createHmac("sha256", TEST_SIGNING_SECRET).update(`v0:${ts}:`).update(raw).digest("hex")}`;
+      const headers = {
+        "content-type": "application/json",
+        "x-slack-request-timestamp": String(ts),
+        "x-slack-signature": signature,
+      };
+      const res = await t.inject({ method: "POST", url: "/chat/events", headers, payload: raw });
+      expect(res.statusCode).toBe(200);
+      const forged = await t.inject({
+        method: "POST",
+        url: "/chat/events",
+        headers,
+        payload: Buffer.concat([raw, Buffer.from(" ")]),
+      });
+      expect(forged.statusCode).toBe(401);
     });
   });
 

@@ -55,6 +55,31 @@ describe("scrubSecrets", () => {
     expect(scrubSecrets("apiCall('chat.postMessage') start")).toBe("apiCall('chat.postMessage') start");
   });
 
+  it("masks each secret shape standing alone (the quick pre-check lets none through) and leaves plain text as it is", () => {
+    const login = "eyJ0ZWFtX2lkIjoiVDEiLCJ1c2VyX2lkIjoiVTEifQ.q3Jd8wP0c0mW8oZ6cXv2r4M9s1aT7bYkLlNn0pQrStU";
+    const alone: [string, string][] = [
+      ["xoxb-1234-5678-AbCdEf", "1234-5678"],
+      ["XAPP is xapp-1-A1-2-ff", "A1-2-ff"],
+      ["svc_0123456789abcdefABCDEF0123456789abcdef", "0123456789abcdef"],
+      ["whsec_c2VjcmV0K2tleQ==", "c2VjcmV0K2tleQ"],
+      ["authorization: bearer abc.def-ghi", "abc.def-ghi"],
+      ["Authorization: BASIC dXNlcjpwYXNz", "dXNlcjpwYXNz"],
+      [login, login],
+      ["see https://example.test/callback?code=abc123", "abc123"],
+      ["redirect to /install?state=st4t3", "st4t3"],
+      ["/login?t=short", "short"],
+      ["&client_secret=s3cr3t", "s3cr3t"],
+      ["GET /feed/AbCdEfGhIjKlMnOp", "AbCdEfGhIjKlMnOp"],
+      ["Set-Cookie: a=b; HttpOnly", "a=b"],
+      ["svc_session=abcdef0123456789", "abcdef0123456789"],
+      ["Failed query: select 1\nparams: my answer", "my answer"],
+    ];
+    for (const [text, secret] of alone) expect(scrubSecrets(text), text).not.toContain(secret);
+    for (const plain of ["3f1c2a9e-7b4d-4e2a-9c1f-0a1b2c3d4e5f", "POST /chat/events 200", "a run of 12 DMs", ""]) {
+      expect(scrubSecrets(plain)).toBe(plain);
+    }
+  });
+
   it("keeps drizzle's failed query but not its parameters (a row's values, answer text among them)", () => {
     expect(scrubSecrets('Failed query: insert into "responses" ($1, $2)\nparams: T1,my secret answer\nmore')).toBe(
       'Failed query: insert into "responses" ($1, $2)\nparams: [omitted]',

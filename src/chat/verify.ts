@@ -19,7 +19,8 @@ export function verifySlackSignature(
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: "malformed timestamp" };
   const skew = Math.abs(nowMs / 1000 - Number(timestamp));
   if (skew > SIGNATURE_WINDOW_SECONDS) return { ok: false, reason: "stale or future timestamp" };
-  const expected = `v0=${hmacSha256(signingSecret, `v0:${timestamp}:${rawBody.toString("utf8")}`).toString("hex")}`;
+  // Over the bytes as they came: Slack signs them, not a decoding of them.
+  const expected = `v0=${hmacSha256(signingSecret, `v0:${timestamp}:`, rawBody).toString("hex")}`;
   if (!safeEqual(expected, signature)) return { ok: false, reason: "signature mismatch" };
   return { ok: true };
 }

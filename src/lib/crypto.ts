@@ -12,8 +12,11 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-export function hmacSha256(key: string | Buffer, data: string): Buffer {
-  return createHmac("sha256", key).update(data).digest();
+/** HMAC-SHA256 of the parts one after another (a raw body stays bytes: no decoding and re-encoding). */
+export function hmacSha256(key: string | Buffer, ...parts: (string | Buffer)[]): Buffer {
+  const mac = createHmac("sha256", key);
+  for (const part of parts) mac.update(part);
+  return mac.digest();
 }
 
 /** Constant-time comparison that does not leak the length through an early return on content. */
