@@ -1,13 +1,14 @@
 // `npm run build`: everything the compiled server needs, in one directory (dist/ unless `--out-dir <dir>`):
 //   main.js and the rest of src/ compiled (tsconfig.build.json: tests left out, .ts imports rewritten to .js),
 //   db/migrations (the SQL files and meta/_journal.json, read by the migrator at startup),
+//   db/pglite-template-<version>.tar.gz (an embedded database, migrated: a new data directory starts from it),
 //   web/ (the dashboard's Vite build) and a package.json (the version the server reports; ES modules).
 // The directory is emptied first, so nothing of an older build lingers. `npm run start:prod` runs dist/main.js.
 import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const flag = process.argv.indexOf("--out-dir");
@@ -39,6 +40,20 @@ cpSync(join(root, "src", "db", "migrations"), join(outDir, "db", "migrations"), 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const runtime = { name: pkg.name, version: pkg.version, private: true, type: "module", engines: pkg.engines };
 writeFileSync(join(outDir, "package.json"), `${JSON.stringify(runtime, null, 2)}\n`);
+
+// The embedded database as the first start leaves it: a cluster with every migration of this build applied. A new
+// data directory starts from it (src/db/client.ts) instead of running initdb in WebAssembly and then every migration,
+// seconds of work; the start's own migration run then finds nothing left to do.
+let pgliteDir = dirname(require.resolve("@electric-sql/pglite"));
+while (!existsSync(join(pgliteDir, "package.json"))) pgliteDir = dirname(pgliteDir);
+const pgliteVersion = JSON.parse(readFileSync(join(pgliteDir, "package.json"), "utf8")).version;
+const { openDatabase } = await import(pathToFileURL(join(outDir, "db", "client.js")).href);
+const { runMigrations } = await import(pathToFileURL(join(outDir, "db", "migrate.js")).href);
+const blank = await openDatabase("pglite://memory");
+await runMigrations(blank);
+const dump = Buffer.from(await (await blank.pglite.dumpDataDir("gzip")).arrayBuffer());
+await blank.close();
+writeFileSync(join(outDir, "db", `pglite-template-${pgliteVersion}.tar.gz`), dump);
 
 const { build } = await import("vite");
 await build({ configFile: join(root, "vite.config.ts"), build: { outDir: join(outDir, "web"), emptyOutDir: true } });

@@ -61,13 +61,15 @@ describe("the production build", () => {
     expect(built.filter((f) => f.endsWith(".test.js"))).toEqual([]);
     expect(built.filter((f) => f.endsWith(".ts"))).toEqual([]);
     expect(existsSync(join(OUT, "web", "src"))).toBe(false);
+    // The embedded database, migrated: the first start on a new data directory begins from it (no initdb).
+    expect(built.filter((f) => /^db\/pglite-template-\d+\.\d+\.\d+\.tar\.gz$/.test(f))).toHaveLength(1);
 
     proc = await startAppProcess(
       "built",
       {
         NODE_ENV: "production",
         APP_URL: "https://upbeat.example.test",
-        DATABASE_URL: "pglite://memory",
+        DATABASE_URL: `pglite://${join(OUT, "data", "pglite")}`,
         CHAT_CLIENT_ID: "build-test-client-id",
         CHAT_CLIENT_SECRET: "build-test-client-secret",
         CHAT_SIGNING_SECRET: "build-test-signing-secret",

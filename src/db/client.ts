@@ -1,10 +1,14 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { pgliteTemplate } from "../lib/build-paths.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -43,7 +47,30 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 export interface OpenOptions {
   /** A PGlite data dir dump to start from (tests clone a migrated template this way). */
   loadDataDir?: Blob | File;
+  /**
+   * A new embedded data directory starts from this dump of a migrated database (`.tar` or `.tar.gz`) when it exists;
+   * default: the one `npm run build` saves for the installed PGlite version. Migrations still run after it (any
+   * the dump lacks are applied).
+   */
+  initdbTemplate?: string | URL;
   poolMax?: number;
+}
+
+/** The installed PGlite's version (its package.json is not exported: found beside its entry point). */
+const PGLITE_VERSION = (() => {
+  let dir = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+})();
+
+/** The dump a new data directory starts from, if there is one (else PGlite runs initdb). */
+function templateFor(dir: string, given: string | URL | undefined): Blob | undefined {
+  if (existsSync(`${dir}/PG_VERSION`)) return undefined;
+  const file = given ?? pgliteTemplate(PGLITE_VERSION);
+  if (!existsSync(file)) return undefined;
+  const bytes = readFileSync(file);
+  // A gzipped dump is unpacked here (zlib, native): PGlite's own gunzip takes about a second longer.
+  return new Blob([bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes]);
 }
 
 export async function openDatabase(url: string, opts: OpenOptions = {}): Promise<Database> {
@@ -51,9 +78,8 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
     const where = url.slice("pglite://".length);
     const memory = where === "memory" || where === "";
     if (!memory) mkdirSync(where, { recursive: true });
-    const pglite = await PGlite.create(memory ? undefined : where, {
-      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-    });
+    const loadDataDir = opts.loadDataDir ?? (memory ? undefined : templateFor(where, opts.initdbTemplate));
+    const pglite = await PGlite.create(memory ? undefined : where, { ...(loadDataDir ? { loadDataDir } : {}) });
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
     let closed = false;
     return {

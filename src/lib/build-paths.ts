@@ -19,3 +19,12 @@ export const BUILD_DIR: URL = RUNNING_FROM_SOURCE
 export const PACKAGE_JSON: URL = RUNNING_FROM_SOURCE
   ? new URL("../../package.json", import.meta.url)
   : new URL("package.json", BUILD_DIR);
+
+/**
+ * The embedded database as a first start leaves it (a cluster, every migration of the build applied), saved by
+ * `npm run build` and named after the PGlite version that made it: a new data directory starts from it instead of
+ * running initdb (seconds, in WebAssembly) and every migration.
+ */
+export function pgliteTemplate(pgliteVersion: string): URL {
+  return new URL(`db/pglite-template-${pgliteVersion}.tar.gz`, BUILD_DIR);
+}
