@@ -18,8 +18,9 @@
  * start before it and claim the runs on their 30 s scheduler tick. Scenario 429 makes the fake answer
  * HTTP 429 (Retry-After: 1) to a seeded 10% of chat.postMessage calls.
  *
- * Targets: every DM within 60 s of the due minute (FAIL is printed, exit status unaffected); every
- * participant DM'd exactly once and one parent message per workspace (otherwise exit 1).
+ * Targets: every DM within 60 s of the due minute (120 s in scenario 429; FAIL is printed, exit status unaffected);
+ * in scenario 429 every retry of a refused post at least Retry-After later (printed); every participant DM'd exactly
+ * once and one parent message per workspace (otherwise exit 1).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -52,7 +53,12 @@ import {
   TICK_S,
 } from "./shared.ts";
 
+/** Every DM this long after the due minute: 60 s normally, 120 s with 10 % 429s (issue 14's target). */
 const TARGET_S = 60;
+const TARGET_429_S = 120;
+const targetS = (sc: { mode: "normal" | "429" }) => (sc.mode === "429" ? TARGET_429_S : TARGET_S);
+/** The fake's Retry-After in scenario 429. */
+const RETRY_AFTER_S = 1;
 /** The due minute is the next whole UTC minute at least this far away when seeding ends. */
 const LEAD_S = 20;
 const POLL_MS = 250;
@@ -484,45 +490,51 @@ async function seed(db: Db, world: World, dueMs: number): Promise<void> {
   const key = deriveKey(BENCH_SESSION_SECRET_KEY, "token-encryption");
   const now = new Date();
   const clock = { now: () => now };
-  // The pool has a few connections: workspaces are seeded side by side, each in its own order.
+  // The pool has a few connections: workspaces are seeded a few side by side (all 200 at once would queue for the
+  // pool past its acquire timeout on a loaded machine), each in its own order.
+  const SIDE_BY_SIDE = 4;
+  let next = 0;
+  const seedOne = async (t: Team) => {
+    await upsertInstallation(
+      db,
+      {
+        teamId: t.id,
+        teamName: t.name,
+        botUserId: t.botUserId,
+        botTokenEnc: encryptSecret(key, t.token),
+        scopes: "chat:write,commands,reactions:write,channels:read,im:write,users:read",
+        installerUserId: t.users[0]!,
+      },
+      now,
+    );
+    await upsertPeople(
+      db,
+      t.id,
+      t.users.map((u) => ({
+        userId: u,
+        realName: `Person ${u}`,
+        displayName: u.toLowerCase(),
+        email: `${u.toLowerCase()}@example.com`,
+        tz: "UTC",
+        active: true,
+        slackAdmin: false,
+      })),
+      now,
+    );
+    await storeSchedule(
+      { db, clock },
+      t.id,
+      scheduleCreateInput.parse({
+        channel_id: t.channelId,
+        schedule_time: hhmm(dueMs),
+        schedule_tz: "UTC",
+        schedule_days: "mon,tue,wed,thu,fri,sat,sun",
+      }),
+    );
+  };
   await Promise.all(
-    world.teams.map(async (t) => {
-      await upsertInstallation(
-        db,
-        {
-          teamId: t.id,
-          teamName: t.name,
-          botUserId: t.botUserId,
-          botTokenEnc: encryptSecret(key, t.token),
-          scopes: "chat:write,commands,reactions:write,channels:read,im:write,users:read",
-          installerUserId: t.users[0]!,
-        },
-        now,
-      );
-      await upsertPeople(
-        db,
-        t.id,
-        t.users.map((u) => ({
-          userId: u,
-          realName: `Person ${u}`,
-          displayName: u.toLowerCase(),
-          email: `${u.toLowerCase()}@example.com`,
-          tz: "UTC",
-          active: true,
-          slackAdmin: false,
-        })),
-        now,
-      );
-      await storeSchedule(
-        { db, clock },
-        t.id,
-        scheduleCreateInput.parse({
-          channel_id: t.channelId,
-          schedule_time: hhmm(dueMs),
-          schedule_tz: "UTC",
-          schedule_days: "mon,tue,wed,thu,fri,sat,sun",
-        }),
-      );
+    Array.from({ length: SIDE_BY_SIDE }, async () => {
+      while (next < world.teams.length) await seedOne(world.teams[next++]!);
     }),
   );
 }
@@ -708,6 +720,8 @@ interface Outcome {
   rate: number | undefined;
   injected429: number;
   timeOk: boolean;
+  /** Scenario 429: whether every retry of a refused post came at least Retry-After later. */
+  retryAfter: RetryAfterCheck | undefined;
   exactlyOnce: boolean;
 }
 
@@ -753,7 +767,7 @@ async function runScenario(sc: Scenario, n: number): Promise<Outcome> {
       fake.setRandomFaults({
         method: "chat.postMessage",
         ratio: FAULT_RATIO,
-        fault: { status: 429, retryAfter: 1 },
+        fault: { status: 429, retryAfter: RETRY_AFTER_S },
         seed: FAULT_SEED,
       });
     }
@@ -902,7 +916,8 @@ async function runScenario(sc: Scenario, n: number): Promise<Outcome> {
       dueToLast,
       rate: firstToLast ? watcher.delivered / firstToLast : undefined,
       injected429: watcher.injected429,
-      timeOk: dueToLast !== undefined && dueToLast <= TARGET_S,
+      timeOk: dueToLast !== undefined && dueToLast <= targetS(sc),
+      retryAfter: sc.mode === "429" ? retryAfterCheck(fake) : undefined,
       exactlyOnce: missing === 0 && duplicates === 0 && parentsWrong === 0,
     };
 
@@ -915,6 +930,7 @@ async function runScenario(sc: Scenario, n: number): Promise<Outcome> {
         `${watcher.rejected} posts rejected; ${fake.callsTo("conversations.open").length} conversations.open, ` +
         `${fake.callsTo("conversations.members").length} conversations.members, ${fake.unexpected.length} unexpected calls`,
     );
+    if (outcome.retryAfter) say(retryAfterLine(outcome.retryAfter));
     for (const line of stats.lines) say(line);
     if (cpuAtFirst) say(cpuReport(cpuAtFirst, cpuAtEnd, instances, watcher.delivered));
     for (const inst of instances) {
@@ -952,6 +968,48 @@ async function runScenario(sc: Scenario, n: number): Promise<Outcome> {
 
 // ---------------------------------------------------------------------------------------------- report
 
+interface RetryAfterCheck {
+  /** 429s followed by another post to the same channel (the retry). */
+  retried: number;
+  /** Retries that came sooner than Retry-After. */
+  tooSoon: number;
+  gapsMs: number[];
+}
+
+/**
+ * Retry-After honoured: for every 429 the fake answered to chat.postMessage, the next post to the same channel (each
+ * ask is the only message of its DM) must come at least RETRY_AFTER_S later; the spread shows whether it came much
+ * later (a queue backoff) rather than right after the advised wait.
+ */
+function retryAfterCheck(fake: FakeSlack): RetryAfterCheck {
+  const refusedAt = new Map<string, number>();
+  const gapsMs: number[] = [];
+  for (const c of fake.callsTo("chat.postMessage")) {
+    const channel = String(c.args.channel ?? "");
+    const at = refusedAt.get(channel);
+    if (at !== undefined) {
+      gapsMs.push(c.at - at);
+      refusedAt.delete(channel);
+    }
+    if (c.faulted && c.error === "ratelimited") refusedAt.set(channel, c.at);
+  }
+  gapsMs.sort((a, b) => a - b);
+  // 5 ms for the clocks' granularity (the pause is set on the database's clock, the gap read on the fake's).
+  const tooSoon = gapsMs.filter((g) => g < RETRY_AFTER_S * 1000 - 5).length;
+  return { retried: gapsMs.length, tooSoon, gapsMs };
+}
+
+function retryAfterLine(r: RetryAfterCheck): string {
+  const q = (p: number) =>
+    r.gapsMs.length
+      ? (r.gapsMs[Math.min(r.gapsMs.length - 1, Math.floor(p * r.gapsMs.length))]! / 1000).toFixed(2)
+      : "n/a";
+  return (
+    `Retry-After (${RETRY_AFTER_S} s) honoured: ${r.tooSoon === 0 ? "PASS" : "FAIL"}; ${r.retried} 429s retried, ${r.tooSoon} sooner; ` +
+    `429 → next post to the same channel: min ${q(0)} s, p50 ${q(0.5)} s, p90 ${q(0.9)} s, max ${q(1)} s`
+  );
+}
+
 function table(outcomes: Outcome[]): string {
   const head = [
     "mode",
@@ -964,8 +1022,9 @@ function table(outcomes: Outcome[]): string {
     "due→last DM s",
     "DMs/s",
     "429s injected",
-    `≤ ${TARGET_S} s`,
+    "target",
     "exactly once",
+    "Retry-After",
   ];
   const body = outcomes.map((o) => [
     modeLabel(o.scenario),
@@ -978,8 +1037,9 @@ function table(outcomes: Outcome[]): string {
     f1(o.dueToLast),
     o.rate === undefined ? "n/a" : o.rate.toFixed(0),
     String(o.injected429),
-    o.timeOk ? "PASS" : "FAIL",
+    `${o.timeOk ? "PASS" : "FAIL"} (≤ ${targetS(o.scenario)} s)`,
     o.exactlyOnce ? "PASS" : "FAIL",
+    o.retryAfter === undefined ? "n/a" : o.retryAfter.tooSoon === 0 ? "PASS" : "FAIL",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
@@ -1037,7 +1097,7 @@ async function main(): Promise<number> {
     correctnessFailed
       ? "FAIL: some participant was not DM'd exactly once by the end of the settle window, or a workspace lacks exactly " +
           "one parent message (see 'not DM'd' above: a job still in retry is late, not lost, but still counts here)"
-      : `exactly once: PASS in every scenario${timeFailed ? `; ≤ ${TARGET_S} s: FAIL in some (timing only, exit 0)` : `; ≤ ${TARGET_S} s: PASS`}`,
+      : `exactly once: PASS in every scenario${timeFailed ? "; time target: FAIL in some (timing only, exit 0)" : "; time target: PASS"}`,
   );
   return correctnessFailed ? 1 : 0;
 }
