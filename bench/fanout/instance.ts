@@ -8,7 +8,7 @@
  * of just the measured window (run.ts --cpu-prof).
  *
  * What-if knobs (run.ts flags; unset = the production settings): BENCH_POOL_MAX (the app's pg pool, default
- * 10), BENCH_BATCH_SIZE / BENCH_POLL_S / BENCH_RETRY_DELAY_S (QueueSettings), BENCH_ALIGNED_TICK=1 (an extra
+ * 10), BENCH_POLL_S / BENCH_RETRY_DELAY_S (QueueSettings), BENCH_ALIGNED_TICK=1 (an extra
  * scheduler pass 0.5 s after every wall-clock minute, besides the regular 30 s ticks).
  */
 import type { AddressInfo } from "node:net";
@@ -33,10 +33,8 @@ function knob(name: string): number | undefined {
 }
 const poolMax = knob("BENCH_POOL_MAX");
 const queue: Partial<QueueSettings> = {};
-const batchSize = knob("BENCH_BATCH_SIZE");
 const pollS = knob("BENCH_POLL_S");
 const retryDelayS = knob("BENCH_RETRY_DELAY_S");
-if (batchSize !== undefined) queue.batchSize = batchSize;
 if (pollS !== undefined) queue.pollingIntervalSeconds = pollS;
 if (retryDelayS !== undefined) queue.retryDelaySeconds = retryDelayS;
 const deps = await buildDeps(config, {

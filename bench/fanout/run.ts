@@ -10,7 +10,7 @@
  * Options: --scenario all|one|two|429 (comma list; or 1,2,3)  --teams 200  --per-team 50  --timeout 180
  *          --settle 300  --no-pin  --cpu-prof
  * What-if overrides for the instances (default: production settings; results are marked with *):
- *          --pool-max <n>  --batch-size <n>  --polling-interval <s>  --retry-delay <s>  --aligned-tick
+ *          --pool-max <n>  --polling-interval <s>  --retry-delay <s>  --aligned-tick
  *
  * Per scenario: a fresh database `upbeat_bench_<pid>_<n>` (created on the server of the given URL, migrated
  * and seeded from here), the fake Slack in this process, then 1 or 2 app instances (instance.ts) as child
@@ -75,7 +75,7 @@ const TSX_LOADER = import.meta.resolve("tsx");
 const INSTANCE_SCRIPT = fileURLToPath(new URL("./instance.ts", import.meta.url));
 const USAGE = `usage: npm run bench:fanout -- [--scenario all|one|two|429] [--teams <n>=200] [--per-team <n>=50]
                               [--timeout <s>=180] [--settle <s>=300] [--no-pin] [--cpu-prof]
-       what-if overrides: [--pool-max <n>] [--batch-size <n>] [--polling-interval <s>] [--retry-delay <s>] [--aligned-tick]
+       what-if overrides: [--pool-max <n>] [--polling-interval <s>] [--retry-delay <s>] [--aligned-tick]
 Needs a PostgreSQL server on 127.0.0.1: BENCH_DATABASE_URL or TEST_DATABASE_URL (any database on it; the
 bench creates and drops its own). The easiest way: CI_ONLY_DB=1 bash .ci/run npm run bench:fanout
 `;
@@ -92,7 +92,6 @@ const { values: args } = parseArgs({
     "cpu-prof": { type: "boolean", default: false },
     settle: { type: "string", default: "300" },
     "pool-max": { type: "string" },
-    "batch-size": { type: "string" },
     "polling-interval": { type: "string" },
     "retry-delay": { type: "string" },
     "aligned-tick": { type: "boolean", default: false },
@@ -132,7 +131,6 @@ const OVERRIDES: { env: Record<string, string>; label: string } = (() => {
     label.push(`${flag} ${n}`);
   };
   add("pool-max", "BENCH_POOL_MAX", args["pool-max"], 1);
-  add("batch-size", "BENCH_BATCH_SIZE", args["batch-size"], 1);
   add("polling-interval", "BENCH_POLL_S", args["polling-interval"], 0.5);
   add("retry-delay", "BENCH_RETRY_DELAY_S", args["retry-delay"], 0);
   if (args["aligned-tick"]) {

@@ -13,6 +13,7 @@ import {
   JOB_RETENTION_SECONDS,
   JobQueue,
   type QueueSettings,
+  type RegisterOptions,
 } from "./queue.ts";
 
 declare module "./queue.ts" {
@@ -26,9 +27,13 @@ let database: Database;
 const started: JobQueue[] = [];
 
 /** A queue on the file's database with these settings (each start applies them to the queue in pg-boss). */
-async function queueWith(settings: Partial<QueueSettings>, handler: (n: number) => Promise<void>): Promise<JobQueue> {
+async function queueWith(
+  settings: Partial<QueueSettings>,
+  handler: (n: number) => Promise<void>,
+  opts: RegisterOptions = {},
+): Promise<JobQueue> {
   const queue = new JobQueue(database, silent, settings);
-  queue.register("test.recovery", (p) => handler(p.n));
+  queue.register("test.recovery", (p) => handler(p.n), opts);
   await queue.start();
   started.push(queue);
   return queue;
@@ -232,6 +237,60 @@ describe("a live job that runs longer than a heartbeat interval", () => {
     await expect.poll(() => beatsDuring(), { timeout: 8_000, interval: 100 }).toBeGreaterThan(900);
     expect(await draining).toBe(1);
     expect((await jobsOf()).map((j) => j.state)).toEqual(["completed"]);
+  });
+});
+
+describe("the workers", () => {
+  const states = () =>
+    rows<{ n: number; state: string }>(
+      database.db,
+      sql`select (data->>'n')::int as n, state::text as state from pgboss.job where name = 'test.recovery' order by 1`,
+    );
+
+  it("complete each job as it ends: a slow job holds up no other, and at most `concurrency` run at once", async () => {
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inFlight = 0;
+    let most = 0;
+    const ran: number[] = [];
+    const queue = await queueWith(
+      { workers: true, pollingIntervalSeconds: 0.5 },
+      async (n) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          if (n === 0) await slow;
+          else await sleep(20);
+          ran.push(n);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+      { concurrency: 4 },
+    );
+    // The slow one first, so it is fetched together with the first fast ones.
+    await queue.enqueue("test.recovery", { n: 0 });
+    for (let n = 1; n <= 12; n++) await queue.enqueue("test.recovery", { n });
+    // Every fast job is done and settled while the slow one still runs (a batch worker settles a batch only when
+    // its slowest job ends, so the fast ones fetched with it would still be active).
+    const fastDone = Array.from({ length: 12 }, (_, i) => ({ n: i + 1, state: "completed" }));
+    await expect.poll(states, { timeout: 10_000, interval: 50 }).toEqual([{ n: 0, state: "active" }, ...fastDone]);
+    expect(most).toBe(4);
+    release();
+    await expect.poll(states, { timeout: 5_000, interval: 50 }).toEqual([{ n: 0, state: "completed" }, ...fastDone]);
+    expect(ran.sort((a, b) => a - b)).toEqual(Array.from({ length: 13 }, (_, i) => i));
+  });
+
+  it("fail a job still running when stop's time is up, so it is retried", async () => {
+    const queue = await queueWith({ workers: true, pollingIntervalSeconds: 0.5 }, () => new Promise(() => {}));
+    await queue.enqueue("test.recovery", { n: 1 });
+    await expect.poll(states, { timeout: 8_000, interval: 50 }).toEqual([{ n: 1, state: "active" }]);
+    const began = Date.now();
+    await queue.stop(300);
+    expect(Date.now() - began).toBeLessThan(3_000);
+    expect(await states()).toEqual([{ n: 1, state: "retry" }]);
   });
 });
 

@@ -24,7 +24,9 @@ export interface QueueSettings {
   /** Seconds before the first retry (pg-boss waits 1–2 times this); doubled on every further retry. */
   retryDelaySeconds: number;
   retryLimit: number;
+  /** How long a worker that found its queue empty waits before it looks again. */
   pollingIntervalSeconds: number;
+  /** Jobs per fetch in drain() (the workers fetch as many as they have free slots). */
   batchSize: number;
   /**
    * A running job's worker writes a heartbeat every `heartbeatRefreshSeconds`; a job whose last heartbeat is older
@@ -114,6 +116,7 @@ export class JobQueue {
   readonly #giveUpOn: GiveUpOn;
   readonly #metrics: Metrics | undefined;
   #started = false;
+  readonly #pumps: Pump[] = [];
 
   constructor(
     database: Database,
@@ -182,20 +185,9 @@ export class JobQueue {
     this.#started = true;
     if (!s.workers) return;
     for (const [name, reg] of this.#handlers) {
-      await this.#boss.work(
-        name,
-        {
-          // At most `concurrency` handlers in flight per instance (two workers of half a batch each), so
-          // jobs never queue for database connections; a full batch fetches the next one at once.
-          batchSize: Math.max(1, Math.min(s.batchSize, Math.ceil(reg.concurrency / 2))),
-          localConcurrency: Math.min(2, reg.concurrency),
-          burstWhenBatchFull: true,
-          pollingIntervalSeconds: s.pollingIntervalSeconds,
-          heartbeatRefreshSeconds: s.heartbeatRefreshSeconds,
-          perJobResults: true,
-        },
-        (jobs: Job<object>[]) => this.#runBatch(name, reg, jobs),
-      );
+      const pump = new Pump(this.#boss, name, reg.concurrency, s, (job) => this.#runOne(name, reg, job), this.#log);
+      this.#pumps.push(pump);
+      pump.start();
     }
   }
 
@@ -261,6 +253,11 @@ export class JobQueue {
     } finally {
       clearInterval(timer);
     }
+  }
+
+  async #runOne(name: string, reg: Registered, job: Job<object>): Promise<JobResult> {
+    const [result] = await this.#runBatch(name, reg, [job]);
+    return result!;
   }
 
   async #runBatch(name: string, reg: Registered, jobs: Job<object>[]): Promise<JobResult[]> {
@@ -337,23 +334,139 @@ export class JobQueue {
    * time while HTTP requests drain is not spent starting jobs that would then be cut off.
    */
   async stopFetching(): Promise<void> {
-    if (!this.#started || !this.#settings.workers) return;
-    await Promise.all(
-      [...this.#handlers.keys()].map((name) =>
-        this.#boss
-          .offWork(name, { wait: false })
-          .catch((err: unknown) => this.#log.warn({ job: name, err: String(err) }, "stopping a worker failed")),
-      ),
-    );
+    for (const pump of this.#pumps) pump.stopFetching();
   }
 
   /**
-   * Stops fetching jobs and waits up to `timeoutMs` for the running ones to finish; pg-boss fails any
-   * still running then, so they are retried (by another instance, or this one after a restart).
+   * Stops fetching jobs and waits up to `timeoutMs` for the running ones to finish; any still running then are
+   * failed, so they are retried (by another instance, or this one after a restart).
    */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
-    await this.#boss.stop({ graceful: true, timeout: Math.max(100, timeoutMs), close: true } as never);
+    const deadline = Date.now() + timeoutMs;
+    await Promise.all(this.#pumps.map((pump) => pump.stop(timeoutMs)));
+    await this.#boss.stop({ graceful: true, timeout: Math.max(100, deadline - Date.now()), close: true } as never);
+  }
+}
+
+/**
+ * One queue's worker on this instance: up to `concurrency` handlers in flight, each job completed (or failed) the
+ * moment it ends, and more fetched as soon as a quarter of the slots are free (at once while the queue has work; a
+ * short fetch means it has caught up, and the next one waits for the polling interval).
+ *
+ * Not pg-boss's own workers: those fetch a batch and fetch again only when the whole batch has ended, so one job
+ * waiting out a Slack Retry-After holds up every job fetched with it (bench:fanout's 429 scenario: 236 s instead of
+ * ~60 s), and at batch size 1 they wait a polling interval between jobs. Heartbeats, the supervisor that retries the
+ * jobs of a dead instance, retries and expiry are pg-boss's, unchanged.
+ */
+class Pump {
+  readonly #running = new Map<string, { job: Job<object>; done: Promise<void> }>();
+  readonly #refill: number;
+  #stopping = false;
+  /** Ends the current nap early. */
+  #wake: (() => void) | undefined;
+  #napForRoom = false;
+  #loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly name: string,
+    private readonly concurrency: number,
+    private readonly settings: QueueSettings,
+    private readonly run: (job: Job<object>) => Promise<JobResult>,
+    private readonly log: Logger,
+  ) {
+    this.#refill = Math.max(1, Math.ceil(concurrency / 4));
+  }
+
+  start(): void {
+    this.#loop = this.#fetchLoop().catch((err: unknown) =>
+      this.log.error({ job: this.name, err: String(err) }, "job worker stopped"),
+    );
+  }
+
+  /** Until `ms` have passed, or (forRoom) a running job ends, or stopFetching. */
+  #nap(ms: number | undefined, forRoom: boolean): Promise<void> {
+    this.#napForRoom = forRoom;
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(() => this.#wake?.(), ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  async #fetchLoop(): Promise<void> {
+    const pollMs = this.settings.pollingIntervalSeconds * 1000;
+    while (!this.#stopping) {
+      const room = this.concurrency - this.#running.size;
+      if (room < this.#refill) {
+        await this.#nap(undefined, true);
+        continue;
+      }
+      let jobs: Job<object>[];
+      try {
+        jobs = await this.boss.fetch<object>(this.name, { batchSize: room });
+      } catch (err) {
+        this.log.warn({ job: this.name, err: String(err) }, "fetching jobs failed");
+        await this.#nap(pollMs, false);
+        continue;
+      }
+      // Fetched after stopFetching began: these were claimed, so they run (stop() waits for them like the rest).
+      for (const job of jobs) this.#launch(job);
+      if (jobs.length < room) await this.#nap(pollMs, false);
+    }
+  }
+
+  #launch(job: Job<object>): void {
+    const beat = setInterval(() => {
+      this.boss
+        .touch(this.name, job)
+        .catch((err: unknown) => this.log.warn({ job: this.name, err: String(err) }, "heartbeat failed"));
+    }, this.settings.heartbeatRefreshSeconds * 1000);
+    const done = (async () => {
+      try {
+        const result = await this.run(job);
+        // Settled with its attempt (id and retry count): an attempt the supervisor already failed settles nothing.
+        if (result.status === "completed") await this.boss.complete(this.name, job);
+        else await this.boss.fail(this.name, job, (result.output as object | undefined) ?? null);
+      } catch (err) {
+        // Left active: its heartbeat stops, and the supervisor retries it.
+        this.log.warn({ job: this.name, jobId: job.id, err: String(err) }, "settling a job failed");
+      } finally {
+        clearInterval(beat);
+        this.#running.delete(job.id);
+        // Waiting for room is the only nap a job's end cuts short (new jobs come from enqueues, not from ends).
+        if (this.#napForRoom) this.#wake?.();
+      }
+    })();
+    this.#running.set(job.id, { job, done });
+  }
+
+  stopFetching(): void {
+    this.#stopping = true;
+    this.#wake?.();
+  }
+
+  /** Stops fetching, waits up to `timeoutMs` for the running jobs, then fails those still running (retried later). */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopFetching();
+    await this.#loop;
+    const all = Promise.all([...this.#running.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), Math.max(0, timeoutMs));
+    });
+    const outcome = await Promise.race([all.then(() => "done" as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === "done" || this.#running.size === 0) return;
+    const left = [...this.#running.values()].map((r) => r.job);
+    this.log.warn({ job: this.name, jobs: left.length }, "jobs still running at shutdown are failed for a retry");
+    await this.boss
+      .fail(this.name, left, { message: "the instance shut down while this job ran" })
+      .catch((err: unknown) => this.log.warn({ job: this.name, err: String(err) }, "failing running jobs failed"));
   }
 }
