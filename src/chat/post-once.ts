@@ -154,21 +154,24 @@ async function send(
   /** In-process waits for Retry-Afters so far (rate-buckets.ts bounds them). */
   let waitedMs = 0;
   for (let checkNow = recheck; ; checkNow = true) {
-    if (checkNow && opts.beforeSend) {
+    // The workspace's pace (and any Retry-After pause): a wait of at most MAX_INLINE_WAIT_MS, after which the touch
+    // below keeps the claim fresh; a longer one defers the job (RetryLaterError) with nothing posted under this claim.
+    let paced: number;
+    try {
+      paced = await pace(db, spec.teamId, "chat.postMessage");
+    } catch (err) {
+      await setState(db, claim, "failed");
+      throw err;
+    }
+    waitedMs += paced;
+    // Right before posting: after any wait above, so a run stopped meanwhile sends nothing more.
+    if ((checkNow || paced > 0) && opts.beforeSend) {
       try {
         await opts.beforeSend();
       } catch (err) {
         await setState(db, claim, "failed");
         throw err;
       }
-    }
-    // The workspace's pace (and any Retry-After pause): a wait of at most MAX_INLINE_WAIT_MS, after which the touch
-    // below keeps the claim fresh; a longer one defers the job (RetryLaterError) with nothing posted under this claim.
-    try {
-      await pace(db, spec.teamId, "chat.postMessage");
-    } catch (err) {
-      await setState(db, claim, "failed");
-      throw err;
     }
     if (performance.now() - claim.touchedAt > RETOUCH_MS) await touch(db, claim);
     let ts: string;

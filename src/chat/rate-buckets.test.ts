@@ -95,6 +95,22 @@ describe("the per-workspace token bucket", () => {
     expect(still.waitMs).toBeGreaterThan(44_000);
   });
 
+  it("a pause ends with an empty bucket: the takes that waited it out go at the sustained rate, not as one burst", async () => {
+    const rule = { intervalMs: 100, burst: 10 };
+    // A full bucket first (it has been idle), then Slack's 429.
+    await takeSlot(database.db, "T0RB8", "test.method", rule, 0);
+    await pauseBucket(database.db, "T0RB8", "test.method", rule, 1);
+    const takes = await Promise.all(
+      Array.from({ length: 5 }, () => takeSlot(database.db, "T0RB8", "test.method", rule, 5_000)),
+    );
+    expect(takes.every((t) => t.granted)).toBe(true);
+    const waits = takes.map((t) => t.waitMs).sort((a, b) => a - b);
+    expect(waits[0]).toBeGreaterThan(800);
+    // One interval apart from the end of the pause: without it, all five would go the moment it ends.
+    for (let i = 1; i < waits.length; i++) expect(waits[i]! - waits[i - 1]!).toBeGreaterThan(80);
+    expect(waits.at(-1)! - waits[0]!).toBeGreaterThanOrEqual(4 * rule.intervalMs - 50);
+  });
+
   it("a 429 to conversations.open pauses the workspace; one to chat.postMessage holds only that post", async () => {
     const paused = async (teamId: string, bucket: string) =>
       (
@@ -106,7 +122,8 @@ describe("the per-workspace token bucket", () => {
       )[0]?.s ?? null;
     // Tier 3, limited per workspace: every worker of every instance waits the Retry-After out (the next pace).
     const opened = performance.now();
-    expect(await honourRetryAfter(database.db, "T0RB6", "conversations.open", 1, 0)).toBe(1_000);
+    // Not waited here (the next pace waits, and counts it).
+    expect(await honourRetryAfter(database.db, "T0RB6", "conversations.open", 1, 0)).toBe(0);
     expect(performance.now() - opened).toBeLessThan(500);
     expect(await paused("T0RB6", "conversations.open")).toBeGreaterThan(0.5);
     const paced = performance.now();

@@ -96,22 +96,26 @@ export async function pauseBucket(
                 now() + ${secs(seconds * 1000)}, false, 0, now())
         on conflict (team_id, bucket) do update set
           paused_until = greatest(b.paused_until, excluded.paused_until),
+          -- Empty when the pause ends: the takes granted meanwhile go at the sustained rate from then on, not as one
+          -- burst at the very moment Slack said the limit was used up.
+          tat = greatest(b.tat, excluded.paused_until + ${secs((rule.burst - 1) * rule.intervalMs)}),
           updated_at = now()`,
   );
 }
 
 /**
- * Waits for a slot of the workspace's `bucket` (at most MAX_INLINE_WAIT_MS), or throws RetryLaterError when the next
+ * Waits for a slot of the workspace's `bucket` (at most MAX_INLINE_WAIT_MS; returns how long), or throws RetryLaterError when the next
  * slot is further away than that: the job runs again then (spread over up to twice the wait, so the jobs told to
  * wait do not all come back at once).
  */
-export async function pace(db: Executor, teamId: string, bucket: SlackBucket): Promise<void> {
+export async function pace(db: Executor, teamId: string, bucket: SlackBucket): Promise<number> {
   const take = await takeSlot(db, teamId, bucket, SLACK_BUCKETS[bucket], MAX_INLINE_WAIT_MS);
   if (!take.granted) {
     const delay = Math.ceil(take.waitMs * (1 + Math.random()));
     throw new RetryLaterError(delay, `${bucket} of workspace ${teamId} is paced: next slot in ${take.waitMs} ms`);
   }
   if (take.waitMs > 0) await sleep(take.waitMs);
+  return take.waitMs;
 }
 
 /** The Retry-After of a 429 the Web API client refused to retry itself (rejectRateLimitedCalls), in seconds. */
@@ -135,7 +139,7 @@ const RETRY_AFTER_HOLDS: Record<SlackBucket, "call" | "workspace"> = {
  * Slack asked us to wait `seconds` (at least 1, so a Retry-After of 0 is no busy loop) before calling `bucket` again:
  * waits that long in-process, or, past the in-process limits, throws RetryLaterError for exactly that long (the job
  * runs again then, not counted as a failure). A workspace-wide limit also pauses the workspace's bucket first.
- * `waitedMs`: in-process waits of this call so far; returns the new total.
+ * `waitedMs`: in-process waits of this call so far (pace's included); returns the new total.
  */
 export async function honourRetryAfter(
   db: Executor,
@@ -148,8 +152,9 @@ export async function honourRetryAfter(
   const workspaceWide = RETRY_AFTER_HOLDS[bucket] === "workspace";
   if (workspaceWide) await pauseBucket(db, teamId, bucket, SLACK_BUCKETS[bucket], waitMs / 1000);
   if (waitMs <= MAX_INLINE_WAIT_MS && waitedMs + waitMs <= MAX_INLINE_TOTAL_MS) {
-    // A paused bucket makes the next take wait; a held call waits here.
-    if (!workspaceWide) await sleep(waitMs);
+    // A paused bucket makes the next take wait (pace counts that wait); a held call waits here.
+    if (workspaceWide) return waitedMs;
+    await sleep(waitMs);
     return waitedMs + waitMs;
   }
   throw new RetryLaterError(waitMs, `Slack answered 429 to ${bucket}: Retry-After ${seconds} s`);
@@ -167,7 +172,7 @@ export async function pacedCall<T>(
 ): Promise<T> {
   let waitedMs = 0;
   for (;;) {
-    await pace(db, teamId, bucket);
+    waitedMs += await pace(db, teamId, bucket);
     try {
       return await call();
     } catch (err) {

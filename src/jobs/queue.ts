@@ -345,9 +345,29 @@ export class JobQueue {
     if (!this.#started) return;
     this.#started = false;
     const deadline = Date.now() + timeoutMs;
-    await Promise.all(this.#pumps.map((pump) => pump.stop(timeoutMs)));
+    await Promise.all(this.#pumps.map((pump) => pump.stop(deadline)));
     await this.#boss.stop({ graceful: true, timeout: Math.max(100, deadline - Date.now()), close: true } as never);
   }
+}
+
+/** Resolves `"timeout"` after `ms` unless `work` settles first; the timer never outlives the race. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A job this pump is running: its attempt, its heartbeat timer and what it settles to. */
+interface Running {
+  job: Job<object>;
+  beat: NodeJS.Timeout;
+  done: Promise<void>;
 }
 
 /**
@@ -357,11 +377,13 @@ export class JobQueue {
  *
  * Not pg-boss's own workers: those fetch a batch and fetch again only when the whole batch has ended, so one job
  * waiting out a Slack Retry-After holds up every job fetched with it (bench:fanout's 429 scenario: 236 s instead of
- * ~60 s), and at batch size 1 they wait a polling interval between jobs. Heartbeats, the supervisor that retries the
- * jobs of a dead instance, retries and expiry are pg-boss's, unchanged.
+ * ~90 s), and at batch size 1 they wait a polling interval between jobs. Heartbeats, the supervisor that retries the
+ * jobs of a dead instance, retries and expiry are pg-boss's; like pg-boss's workers, a handler still running at
+ * the job's expiry is given up (the job failed for a retry) and its slot freed.
  */
 class Pump {
-  readonly #running = new Map<string, { job: Job<object>; done: Promise<void> }>();
+  /** By attempt, not by id: a job the supervisor failed while its handler still ran may be fetched again here. */
+  readonly #running = new Set<Running>();
   readonly #refill: number;
   #stopping = false;
   /** Ends the current nap early. */
@@ -388,6 +410,7 @@ class Pump {
 
   /** Until `ms` have passed, or (forRoom) a running job ends, or stopFetching. */
   #nap(ms: number | undefined, forRoom: boolean): Promise<void> {
+    if (this.#stopping) return Promise.resolve();
     this.#napForRoom = forRoom;
     return new Promise((resolve) => {
       const timer = ms === undefined ? undefined : setTimeout(() => this.#wake?.(), ms);
@@ -427,23 +450,30 @@ class Pump {
         .touch(this.name, job)
         .catch((err: unknown) => this.log.warn({ job: this.name, err: String(err) }, "heartbeat failed"));
     }, this.settings.heartbeatRefreshSeconds * 1000);
-    const done = (async () => {
+    const entry: Running = { job, beat, done: Promise.resolve() };
+    entry.done = (async () => {
       try {
-        const result = await this.run(job);
+        // The handler cannot be cancelled; past the job's expiry it is left to finish on its own, the job is failed
+        // for a retry (the handlers' claims make a second run harmless) and the slot goes to another job.
+        const result = await within(this.run(job), (job.expireInSeconds || JOB_EXPIRY_SECONDS) * 1000);
+        clearInterval(beat);
         // Settled with its attempt (id and retry count): an attempt the supervisor already failed settles nothing.
-        if (result.status === "completed") await this.boss.complete(this.name, job);
+        if (result === "timeout") {
+          this.log.warn({ job: this.name, jobId: job.id }, "job ran past its expiry; failed for a retry");
+          await this.boss.fail(this.name, job, { message: "the handler ran past the job's expiry" });
+        } else if (result.status === "completed") await this.boss.complete(this.name, job);
         else await this.boss.fail(this.name, job, (result.output as object | undefined) ?? null);
       } catch (err) {
-        // Left active: its heartbeat stops, and the supervisor retries it.
+        // Left active: its heartbeat has stopped, and the supervisor retries it.
         this.log.warn({ job: this.name, jobId: job.id, err: String(err) }, "settling a job failed");
       } finally {
         clearInterval(beat);
-        this.#running.delete(job.id);
+        this.#running.delete(entry);
         // Waiting for room is the only nap a job's end cuts short (new jobs come from enqueues, not from ends).
         if (this.#napForRoom) this.#wake?.();
       }
     })();
-    this.#running.set(job.id, { job, done });
+    this.#running.add(entry);
   }
 
   stopFetching(): void {
@@ -451,22 +481,25 @@ class Pump {
     this.#wake?.();
   }
 
-  /** Stops fetching, waits up to `timeoutMs` for the running jobs, then fails those still running (retried later). */
-  async stop(timeoutMs: number): Promise<void> {
+  /**
+   * Stops fetching and waits for the running jobs until `deadline` (epoch ms), then fails those still running (retried
+   * by another instance, or this one after a restart).
+   */
+  async stop(deadline: number): Promise<void> {
     this.stopFetching();
-    await this.#loop;
-    const all = Promise.all([...this.#running.values()].map((r) => r.done));
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), Math.max(0, timeoutMs));
-    });
-    const outcome = await Promise.race([all.then(() => "done" as const), timedOut]);
-    clearTimeout(timer);
-    if (outcome === "done" || this.#running.size === 0) return;
-    const left = [...this.#running.values()].map((r) => r.job);
+    // A fetch under way may still hand over jobs: they join the running ones (or it hangs on a dead database).
+    await within(this.#loop ?? Promise.resolve(), deadline - Date.now());
+    const all = Promise.all([...this.#running].map((r) => r.done));
+    if ((await within(all, deadline - Date.now())) !== "timeout" || this.#running.size === 0) return;
+    const left = [...this.#running];
+    for (const r of left) clearInterval(r.beat);
     this.log.warn({ job: this.name, jobs: left.length }, "jobs still running at shutdown are failed for a retry");
     await this.boss
-      .fail(this.name, left, { message: "the instance shut down while this job ran" })
+      .fail(
+        this.name,
+        left.map((r) => r.job),
+        { message: "the instance shut down while this job ran" },
+      )
       .catch((err: unknown) => this.log.warn({ job: this.name, err: String(err) }, "failing running jobs failed"));
   }
 }
