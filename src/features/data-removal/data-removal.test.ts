@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { addHoliday, createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
+import { SLACK_BUCKETS, takeSlot } from "../../chat/rate-buckets.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { personColumns, teamTables } from "./data-removal.service.ts";
 
@@ -101,6 +102,7 @@ async function seedWorkspace(t: TestApp, teamId: string, admin: string): Promise
     sql`insert into chat_events (event_id, team_id, received_at) values (${`Ev${teamId}`}, ${teamId}, ${now})`,
   );
   await db.execute(sql`insert into member_syncs (team_id, state) values (${teamId}, 'idle') on conflict do nothing`);
+  await takeSlot(db, teamId, "chat.postMessage", SLACK_BUCKETS["chat.postMessage"], 0);
   await t.deps.queue.enqueue("members.sync", { teamId }, { startAfter: 3600 } as never);
   return cookie;
 }
