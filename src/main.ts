@@ -1,6 +1,5 @@
-import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { buildDeps, createLogger } from "./deps.ts";
+import { openDatabase } from "./db/client.ts";
 
 /** SIGTERM or SIGINT: drained and exited 0 within this long, or exited 1 at it. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -16,9 +15,14 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // The database opens while the rest of the app loads: on the embedded database that is a second or more of
+  // WebAssembly compiling and files loading, which need not wait for ~1 s of module imports (and vice versa).
+  const opening = openDatabase(config.databaseUrl);
+  opening.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection first
+  const [{ buildApp }, { buildDeps, createLogger }] = await Promise.all([import("./app.ts"), import("./deps.ts")]);
   const log = createLogger(config);
   for (const notice of config.notices) log.warn(notice);
-  const deps = await buildDeps(config, { log });
+  const deps = await buildDeps(config, { log, database: await opening });
   const app = await buildApp(deps);
   await app.start();
   const address = await app.server.listen({ port: config.port, host: config.host });
