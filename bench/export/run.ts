@@ -25,8 +25,6 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { openDatabase } from "../../src/db/client.ts";
-import { runMigrations } from "../../src/db/migrate.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
 import { positiveInt } from "../lib/args.ts";
 import { type CpuProfile, summarizeProfile } from "../lib/profile.ts";
@@ -38,6 +36,7 @@ import {
   cpuMs,
   createBenchDatabase,
   fmtInt,
+  migrateDatabaseAt,
   type Pinning,
   pinning,
   procStatusKb,
@@ -337,12 +336,7 @@ async function main(): Promise<number> {
     const dbName = `upbeat_bench_export_${process.pid}`;
     url = await createBenchDatabase(base, dbName);
     process.stdout.write(`database ${dbName} created\n`);
-    const database = await openDatabase(url, { poolMax: 1 });
-    try {
-      await runMigrations(database);
-    } finally {
-      await database.close();
-    }
+    await migrateDatabaseAt(url);
     to = isoDate(new Date());
     from = shiftIsoDate(to, -(DAYS - 1));
     const members = membersForResponses(ROWS, from, to);

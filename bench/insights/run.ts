@@ -24,8 +24,6 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon, { type Result } from "autocannon";
-import { openDatabase } from "../../src/db/client.ts";
-import { runMigrations } from "../../src/db/migrate.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
 import { positiveInt } from "../lib/args.ts";
 import { type CpuProfile, summarizeProfile } from "../lib/profile.ts";
@@ -38,6 +36,7 @@ import {
   extraSessions,
   fmtInt,
   fmtMs,
+  migrateDatabaseAt,
   onCleanup,
   percentiles,
   pinning,
@@ -231,14 +230,7 @@ async function main(): Promise<number> {
   const dbName = `upbeat_bench_insights_${process.pid}`;
   const url = await createBenchDatabase(base, dbName);
   process.stdout.write(`database ${dbName} created\n`);
-  {
-    const database = await openDatabase(url, { poolMax: 1 });
-    try {
-      await runMigrations(database);
-    } finally {
-      await database.close();
-    }
-  }
+  await migrateDatabaseAt(url);
   const today = isoDate(new Date());
   const fromDate = shiftIsoDate(today, -(DAYS - 1));
   process.stdout.write(`seeding ${fromDate} .. ${today}\n`);

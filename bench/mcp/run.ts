@@ -21,8 +21,6 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { startFakeSlack } from "../../dev/fake-slack/index.ts";
-import { openDatabase } from "../../src/db/client.ts";
-import { runMigrations } from "../../src/db/migrate.ts";
 import { deriveKey, encryptSecret } from "../../src/lib/crypto.ts";
 import { positiveInt } from "../lib/args.ts";
 import { type CpuProfile, summarizeProfile } from "../lib/profile.ts";
@@ -34,6 +32,7 @@ import {
   createBenchDatabase,
   fmtInt,
   fmtMs,
+  migrateDatabaseAt,
   onCleanup,
   percentiles,
   pinning,
@@ -136,14 +135,7 @@ async function main(): Promise<number> {
     url = await createBenchDatabase(benchBaseUrl(), dbName);
     process.stdout.write(`database ${dbName} created\n`);
   }
-  {
-    const database = await openDatabase(url, { poolMax: 1 });
-    try {
-      await runMigrations(database);
-    } finally {
-      await database.close();
-    }
-  }
+  await migrateDatabaseAt(url);
   const today = isoDate(new Date());
   const fromDate = shiftIsoDate(today, -(DAYS - 1));
   process.stdout.write(`seeding ${fromDate} .. ${today}\n`);

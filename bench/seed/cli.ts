@@ -8,9 +8,7 @@
  * back from --to (default today, UTC), so 365 days give ~261 weekday runs. Prints what was written.
  */
 import { parseArgs } from "node:util";
-import { openDatabase } from "../../src/db/client.ts";
-import { runMigrations } from "../../src/db/migrate.ts";
-import { benchBaseUrl, fmtInt, table } from "./harness.ts";
+import { benchBaseUrl, fmtInt, migrateDatabaseAt, table } from "./harness.ts";
 import { isoDate, seedWorkspace, shiftIsoDate } from "./seed.ts";
 
 const { values: args } = parseArgs({
@@ -50,12 +48,7 @@ async function main(): Promise<void> {
   if (days < 1) throw new Error("--days must be at least 1");
   const fromDate = shiftIsoDate(toDate, -(days - 1));
 
-  const database = await openDatabase(url, { poolMax: 1 });
-  try {
-    await runMigrations(database);
-  } finally {
-    await database.close();
-  }
+  await migrateDatabaseAt(url);
   process.stdout.write(`seeding ${args.team}: ${args.members} members, ${fromDate} .. ${toDate}\n`);
   const r = await seedWorkspace(url, {
     teamId: args.team,

@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { openDatabase } from "../../src/db/client.ts";
+import { runMigrations } from "../../src/db/migrate.ts";
 import { insertSession, issueLoginToken } from "../../src/features/session/index.ts";
 import { SESSION_TTL_MS } from "../../src/http/auth.ts";
 import { systemClock } from "../../src/lib/clock.ts";
@@ -103,6 +104,16 @@ async function withAdmin<T>(baseUrl: string, fn: (c: pg.Client) => Promise<T>): 
 }
 
 /** Creates a database next to the one in baseUrl and registers its drop as a cleanup; returns its URL. */
+/** Applies every migration to the database at `url` (a server database or a `pglite://` directory), then closes it. */
+export async function migrateDatabaseAt(url: string): Promise<void> {
+  const database = await openDatabase(url, { poolMax: 1 });
+  try {
+    await runMigrations(database);
+  } finally {
+    await database.close();
+  }
+}
+
 export async function createBenchDatabase(baseUrl: string, name: string): Promise<string> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
   await withAdmin(baseUrl, async (c) => {

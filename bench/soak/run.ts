@@ -27,10 +27,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { mulberry32, startFakeSlack } from "../../dev/fake-slack/index.ts";
-import { openDatabase } from "../../src/db/client.ts";
-import { runMigrations } from "../../src/db/migrate.ts";
 import { positiveInt } from "../lib/args.ts";
-import { benchBaseUrl, createBenchDatabase, fmtInt, onCleanup, runMain, startApp } from "../seed/harness.ts";
+import {
+  benchBaseUrl,
+  createBenchDatabase,
+  fmtInt,
+  migrateDatabaseAt,
+  onCleanup,
+  runMain,
+  startApp,
+} from "../seed/harness.ts";
 import { isoDate, shiftIsoDate } from "../seed/seed.ts";
 import { Participants } from "./answers.ts";
 import { AppLog, credentials, databaseCounts, seededSchedules } from "./app.ts";
@@ -111,14 +117,7 @@ async function main(): Promise<number> {
   // ---------------------------------------------------------------------------------------- setup
   const dbName = `upbeat_bench_soak_${process.pid}`;
   const url = await createBenchDatabase(base, dbName);
-  {
-    const database = await openDatabase(url, { poolMax: 1 });
-    try {
-      await runMigrations(database);
-    } finally {
-      await database.close();
-    }
-  }
+  await migrateDatabaseAt(url);
   const fake = await startFakeSlack();
   onCleanup(() => fake.close());
   const today = isoDate(new Date());

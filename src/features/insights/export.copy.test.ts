@@ -44,6 +44,17 @@ async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A year's export over a real socket, answered (status and headers) but not yet read. */
+function startDownload(port: number, cookie: string): Promise<IncomingMessage> {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    get(
+      `http://127.0.0.1:${port}/dashboard/api/export/csv?from=2026-01-01&to=2026-12-31`,
+      { headers: { cookie } },
+      resolve,
+    ).on("error", reject);
+  });
+}
+
 describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", async () => {
   const t = await useTestApp();
   t.clock.set("2026-03-20T12:00:00Z");
@@ -300,13 +311,7 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
     // On PostgreSQL more aborted downloads than the pool has connections; the embedded database has one connection.
     const attempts = pool ? (pool.options.max ?? 10) + 2 : 2;
     for (let i = 0; i < attempts; i++) {
-      const res = await new Promise<IncomingMessage>((resolve, reject) => {
-        get(
-          `http://127.0.0.1:${port}/dashboard/api/export/csv?from=2026-01-01&to=2026-12-31`,
-          { headers: { cookie } },
-          resolve,
-        ).on("error", reject);
-      });
+      const res = await startDownload(port, cookie);
       expect(res.statusCode).toBe(200);
       const firstChunk = await new Promise<Buffer>((resolve) => res.once("data", resolve));
       expect(firstChunk.length).toBeGreaterThan(0);
@@ -341,13 +346,7 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
     // Held: each paused after its first bytes, so a COPY stays open for each that got one.
     const held: IncomingMessage[] = [];
     for (let i = 0; i < slots + 2; i++) {
-      const res = await new Promise<IncomingMessage>((resolve, reject) => {
-        get(
-          `http://127.0.0.1:${port}/dashboard/api/export/csv?from=2026-01-01&to=2026-12-31`,
-          { headers: { cookie } },
-          resolve,
-        ).on("error", reject);
-      });
+      const res = await startDownload(port, cookie);
       expect(res.statusCode).toBe(200);
       await new Promise<Buffer>((resolve) => res.once("data", resolve));
       res.pause();
