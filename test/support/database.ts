@@ -10,7 +10,8 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export async function freshDatabase(opts: { poolMax?: number } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
-    const name = `upbeat_t_${randomBytes(6).toString("hex")}`;
+    // Named after this run's template, so a run cleans up only its own databases (runs may share a server).
+    const name = `${inject("pgTemplate").replace("upbeat_tpl_", "upbeat_t_")}_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
     await admin.query(`create database ${name} template ${inject("pgTemplate")}`);

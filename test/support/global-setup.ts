@@ -55,8 +55,8 @@ export default async function setup(project: TestProject) {
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
       const { rows } = await admin.query<{ datname: string }>(
-        "select datname from pg_database where datname like 'upbeat_t_%' or datname = $1",
-        [template],
+        "select datname from pg_database where starts_with(datname, $2) or datname = $1",
+        [template, `upbeat_t_${process.pid}_`],
       );
       for (const r of rows) await admin.query(`drop database if exists ${r.datname} with (force)`);
       await admin.end();
