@@ -1,7 +1,7 @@
 import { App, LogLevel } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { FastifyReceiver } from "./receiver.ts";
-import { ChatRouter } from "./router.ts";
+import { ChatRouter, HELP_VERB } from "./router.ts";
 
 /** A real Bolt App on our receiver; requests are handed to it as the receiver does, with an ack we can watch. */
 function boltWithRouter() {
@@ -120,5 +120,34 @@ describe("ChatRouter: one Bolt listener per kind, listeners picked from a map", 
         async () => {},
       ),
     ).toThrow(/string and one function/);
+  });
+
+  it("dispatches slash-command verbs by the first word, any case; empty text and unknown verbs get help", async () => {
+    const { router, listeners, send } = boltWithRouter();
+    const ran: string[] = [];
+    listeners.verb("kudos", async ({ ack, rest }) => {
+      ran.push(`kudos:${rest}`);
+      await ack();
+    });
+    listeners.verb(HELP_VERB, async ({ ack, rest }) => {
+      ran.push(`help:${rest}`);
+      await ack();
+    });
+    router.mount();
+    const command = (text: string) => ({
+      command: "/whatever-the-app-calls-it",
+      text,
+      team_id: "T0ROUTER",
+      user_id: "U0ROUTER",
+      channel_id: "C0ROUTER",
+      trigger_id: "1.2.3",
+      api_app_id: "A0UPBEAT",
+      response_url: "http://127.0.0.1:1/unused",
+    });
+    expect(await send(command("KUDOS <@U2> Thanks A Lot"))).toBe(true);
+    expect(await send(command(""))).toBe(true);
+    expect(await send(command("dance now"))).toBe(true);
+    expect(ran).toEqual(["kudos: <@U2> Thanks A Lot", "help:", "help:dance now"]);
+    expect(() => listeners.verb("Kudos", async () => {})).toThrow(/registered twice/);
   });
 });

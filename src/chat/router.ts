@@ -1,10 +1,26 @@
-import type { App } from "@slack/bolt";
+import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from "@slack/bolt";
 
 /**
  * What a feature registers its Slack listeners on: Bolt's own methods and signatures, so listeners are written as
  * for Bolt. Events, actions and views are keyed by a plain string (event type, action_id, view callback_id).
  */
-export type ChatListeners = Pick<App, "event" | "action" | "view" | "command" | "use">;
+export type ChatListeners = Pick<App, "event" | "action" | "view" | "use"> & {
+  /**
+   * A slash-command verb (the first word of the command's text, any case): `/upbeat kudos @ana thanks` runs the
+   * `kudos` verb with `rest` = " @ana thanks". Empty text and verbs nobody registered run the `help` verb.
+   */
+  verb(name: string, handler: VerbHandler): void;
+};
+
+export type VerbArgs = SlackCommandMiddlewareArgs &
+  Pick<AllMiddlewareArgs, "client"> & {
+    /** The command's text after the verb, as typed (case kept). */
+    rest: string;
+  };
+export type VerbHandler = (args: VerbArgs) => Promise<unknown>;
+
+/** The verb that answers empty text and verbs nobody registered. */
+export const HELP_VERB = "help";
 
 // biome-ignore lint/suspicious/noExplicitAny: Bolt's listener arguments, passed through unchanged
 type Listener = (args: any) => Promise<unknown> | unknown;
@@ -22,6 +38,7 @@ export class ChatRouter {
   readonly #events = new Map<string, Listener[]>();
   readonly #actions = new Map<string, Listener[]>();
   readonly #views = new Map<string, Listener[]>();
+  readonly #verbs = new Map<string, VerbHandler>();
   readonly listeners: ChatListeners;
 
   constructor(private readonly bolt: App) {
@@ -37,8 +54,12 @@ export class ChatRouter {
       event: keyed(this.#events, "event") as App["event"],
       action: keyed(this.#actions, "action") as App["action"],
       view: keyed(this.#views, "view") as App["view"],
-      command: bolt.command.bind(bolt) as App["command"],
       use: bolt.use.bind(bolt) as App["use"],
+      verb: (name, handler) => {
+        const key = name.toLowerCase();
+        if (this.#verbs.has(key)) throw new Error(`slash-command verb "${name}" is registered twice`);
+        this.#verbs.set(key, handler);
+      },
     };
   }
 
@@ -75,6 +96,21 @@ export class ChatRouter {
         /.*/,
         dispatch(this.#views, (a) => (a.view as { callback_id?: unknown } | undefined)?.callback_id),
       );
+    }
+    if (this.#verbs.size > 0) {
+      // The command's name is the Slack app's choice (the manifest suggests /upbeat); whatever arrives is ours.
+      this.bolt.command(/.*/, async (args) => {
+        const text = args.command.text.trim();
+        const word = text.split(/\s+/)[0]?.toLowerCase() ?? "";
+        const handler = this.#verbs.get(word);
+        if (handler) {
+          await handler({ ...args, rest: text.slice(word.length) });
+          return;
+        }
+        const help = this.#verbs.get(HELP_VERB);
+        if (help) await help({ ...args, rest: text });
+        else await args.ack();
+      });
     }
   }
 }

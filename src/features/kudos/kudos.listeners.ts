@@ -1,5 +1,6 @@
 import type { ChatListeners } from "../../chat/router.ts";
 import type { Deps } from "../../deps.ts";
+import { kudosCommand } from "./kudos.command.ts";
 import { channelKudosReceivers, clip, storedText } from "./kudos.parse.ts";
 import { MAX_KUDO_LENGTH } from "./kudos.rules.ts";
 import { giveKudos } from "./kudos.service.ts";
@@ -41,6 +42,18 @@ function personMessage(e: MessageEvent, teamId: string): (SlackMessage & { chann
  * person at most one kudo from a message, whichever delivery comes first.
  */
 export function kudosListeners(bolt: ChatListeners, deps: Deps): void {
+  bolt.verb("kudos", async ({ command, ack, rest }) =>
+    ack(
+      await kudosCommand(deps, {
+        teamId: command.team_id,
+        userId: command.user_id,
+        channelId: command.channel_id,
+        text: rest,
+        triggerId: command.trigger_id,
+      }),
+    ),
+  );
+
   bolt.event("message", async ({ event, body, context }) => {
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;

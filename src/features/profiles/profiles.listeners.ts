@@ -60,6 +60,12 @@ export async function submitProfileModal(
 }
 
 export function profileListeners(bolt: ChatListeners, deps: Deps): void {
+  bolt.verb("profile", async ({ command, ack, client }) => {
+    // Acknowledged first, then the modal opens with the command's trigger (valid 3 s) in this same listener.
+    await ack();
+    await openProfileModal(deps, client, command.team_id, command.user_id, command.trigger_id);
+  });
+
   bolt.action(OPEN_PROFILE_ACTION, async ({ ack, body, client }) => {
     await ack();
     const b = body as { team?: { id?: string } | null; user?: { id?: string }; trigger_id?: string };

@@ -1,12 +1,10 @@
 import type { App } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
-import type { ChatListeners } from "../../chat/router.ts";
+import { type ChatListeners, HELP_VERB } from "../../chat/router.ts";
 import type { Deps } from "../../deps.ts";
-import { checkShoutOut, giveShoutOut, kudosCommand, readShoutOut } from "../kudos/index.ts";
-import { openProfileModal } from "../profiles/index.ts";
+import { checkShoutOut, giveShoutOut, readShoutOut } from "../kudos/index.ts";
 import { findSchedule } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
-import { timeOffCommand } from "../time-off/index.ts";
 import {
   answerInConversation,
   existingAnswers,
@@ -179,42 +177,15 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     }
   });
 
-  // The command's name is the Slack app's choice; whatever arrives is ours.
-  bolt.command(/.*/, async ({ command, ack, client }) => {
-    const text = command.text.trim().toLowerCase();
-    const verb = text.split(/\s+/)[0] ?? "";
-    if (verb === "kudos") {
-      const reply = await kudosCommand(deps, {
-        teamId: command.team_id,
-        userId: command.user_id,
-        channelId: command.channel_id,
-        text: command.text.trim().slice(verb.length),
-        triggerId: command.trigger_id,
-      });
-      return ack(reply);
-    }
-    if (verb === "skip") {
-      const n = await skipToday(deps, command.team_id, command.user_id);
-      return ack({
-        response_type: "ephemeral",
-        text: n > 0 ? "Skipped today's standup. See you next time!" : "There is no open standup for you to skip.",
-      });
-    }
-    if (verb === "away" || verb === "back") {
-      return ack(
-        await timeOffCommand(deps, {
-          teamId: command.team_id,
-          userId: command.user_id,
-          verb,
-          text: command.text.trim().slice(verb.length),
-        }),
-      );
-    }
-    if (verb === "profile") {
-      // Acknowledged first, then the modal opens with the command's trigger (valid 3 s) in this same listener.
-      await ack();
-      return openProfileModal(deps, client, command.team_id, command.user_id, command.trigger_id);
-    }
+  bolt.verb("skip", async ({ command, ack }) => {
+    const n = await skipToday(deps, command.team_id, command.user_id);
+    return ack({
+      response_type: "ephemeral",
+      text: n > 0 ? "Skipped today's standup. See you next time!" : "There is no open standup for you to skip.",
+    });
+  });
+
+  bolt.verb(HELP_VERB, async ({ command, ack }) => {
     const help = helpMessage(loginUrl(deps, command.team_id, command.user_id));
     return ack({ response_type: "ephemeral", ...help });
   });

@@ -211,6 +211,12 @@ export function timeOffListeners(
   refreshHome: (deps: Deps, client: App["client"], teamId: string, userId: string) => Promise<void>,
 ) {
   return (bolt: ChatListeners, deps: Deps): void => {
+    for (const verb of ["away", "back"] as const) {
+      bolt.verb(verb, async ({ command, ack, rest }) =>
+        ack(await timeOffCommand(deps, { teamId: command.team_id, userId: command.user_id, verb, text: rest })),
+      );
+    }
+
     bolt.action(TIME_OFF_ACTIONS.open, async ({ ack, body, client }) => {
       await ack();
       const b = body as ActionBody;
