@@ -13,5 +13,11 @@ export const memberDataDeleted = z
   .object({
     user_id: z.string(),
     deleted: z.record(z.string(), z.number().int()).describe("Rows deleted, by table"),
+    changed: z
+      .record(z.string(), z.number().int())
+      .describe(
+        "Rows kept with the member taken out (id blanked, removed from a list, mention rewritten), by table.column",
+      ),
+    jobs: z.number().int().describe("Jobs naming the member that were dropped (not yet run, or finished)"),
   })
   .meta({ id: "MemberDataDeleted" });

@@ -2,3 +2,4 @@
 export { celebrationJobs } from "./celebrations.jobs.ts";
 export { celebrationRoutes } from "./celebrations.routes.ts";
 export { celebrationsTick, startCelebrationsScheduler } from "./celebrations.scheduler.ts";
+export { celebrationsPersonalData } from "./personal-data.ts";

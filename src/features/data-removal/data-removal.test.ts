@@ -4,7 +4,14 @@ import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { addHoliday, createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
 import { SLACK_BUCKETS, takeSlot } from "../../chat/rate-buckets.ts";
 import { type Executor, rows } from "../../db/client.ts";
-import { personColumns, teamTables } from "./data-removal.service.ts";
+import { teamTables } from "./erase.ts";
+import { PERSONAL_DATA } from "./personal-data.registry.ts";
+
+/** The columns whose rows belong to one person (the registry's row deletions). */
+const personColumns = () =>
+  PERSONAL_DATA.flatMap((f) => f.places).flatMap((p) =>
+    p.kind === "rows" && !p.where ? [{ table: p.table, column: p.column }] : [],
+  );
 
 const A = "T0DELA";
 const B = "T0DELB";
@@ -213,7 +220,7 @@ describe("deleting a removed member's data", async () => {
     t.inject({ method: "DELETE", url: `/dashboard/api/members/${userId}/data`, headers: { cookie } });
   const personRows = async (teamId: string, userId: string) => {
     let n = 0;
-    for (const { table, column } of await personColumns(t.deps.db)) {
+    for (const { table, column } of personColumns()) {
       const [row] = await rows<{ n: number }>(
         t.deps.db,
         sql`select count(*)::int as n from ${sql.identifier(table)} where team_id = ${teamId} and ${sql.identifier(column)} = ${userId}`,

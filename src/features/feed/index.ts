@@ -9,3 +9,4 @@ export {
   loadFeed,
   revokeFeedToken,
 } from "./feed.service.ts";
+export { feedPersonalData } from "./personal-data.ts";

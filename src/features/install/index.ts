@@ -2,3 +2,4 @@
 export { installListeners } from "./install.listeners.ts";
 export { installRoutes } from "./install.routes.ts";
 export { BOT_SCOPES, installUrl } from "./install.service.ts";
+export { installPersonalData } from "./personal-data.ts";

@@ -14,3 +14,4 @@ export {
   type ShoutOut,
   shoutOutBlocks,
 } from "./kudos.shout-out.ts";
+export { kudosPersonalData } from "./personal-data.ts";

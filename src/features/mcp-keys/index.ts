@@ -15,3 +15,4 @@ export {
   revokeKey,
   TOUCH_INTERVAL_MS,
 } from "./mcp-keys.service.ts";
+export { mcpKeysPersonalData } from "./personal-data.ts";

@@ -30,3 +30,4 @@ export {
   presentMember,
   workspaceMemberZones,
 } from "./members.service.ts";
+export { membersPersonalData } from "./personal-data.ts";

@@ -11,6 +11,7 @@ export {
 } from "./history.repo.ts";
 export { buildHomeView } from "./home.ts";
 export { MAX_ANSWER_LENGTH, MOODS, type Mood, prettyDate, slackEscape } from "./messages.ts";
+export { standupsPersonalData } from "./personal-data.ts";
 export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";
 export { standupListeners } from "./standups.listeners.ts";

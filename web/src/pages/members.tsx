@@ -376,8 +376,10 @@ export function MembersPage({ me }: { me: Me }) {
         onCancel={() => setToDelete(undefined)}
       >
         <p>
-          Their answers, standup participation, profile dates, time off, kudos they gave or received, e-mail settings
-          and their member entry are deleted for good.
+          Their answers, standup participation, profile dates, time off, kudos they gave or received, e-mail settings,
+          messages and webhooks still to be sent about them and their member entry are deleted for good. Rules that DM
+          them are deleted; they are taken out of Celebrations admins, and mentions of them in others' answers become
+          "@former member".
         </p>
       </ConfirmDialog>
       <DangerZone me={me} />

@@ -1,0 +1,40 @@
+import type { PersonalData } from "../../lib/personal-data.ts";
+
+export const standupsPersonalData: PersonalData = {
+  feature: "standups",
+  places: [
+    {
+      kind: "rows",
+      table: "run_participants",
+      column: "user_id",
+      why: "their participation in each run, with their DM channel and unfinished answers (the run itself stays)",
+    },
+    { kind: "rows", table: "responses", column: "user_id", why: "their answers and mood" },
+    ...(["answers", "yesterday", "today", "blockers"] as const).map((column) => ({
+      kind: "mention" as const,
+      table: "responses",
+      column,
+      type: column === "answers" ? ("jsonb" as const) : ("text" as const),
+      why: "others' answers that mention them (`<@U…>`, as answers given in the DM conversation arrive)",
+    })),
+    {
+      kind: "mention",
+      table: "run_participants",
+      column: "draft",
+      type: "jsonb",
+      why: "others' unfinished DM answers that mention them",
+    },
+    {
+      kind: "key",
+      table: "chat_posts",
+      column: "key",
+      // askPostKey and the reminder's key in standups.jobs.ts.
+      patterns: (v) => [`run:%:ask:${v.user}`, `run:%:remind:${v.user}`],
+      why: "the claims of the ask and reminder DMs sent to them",
+    },
+  ],
+  jobs: [
+    { queue: "standup.ask", field: "userId", why: "an ask DM not yet sent to them" },
+    { queue: "standup.remind", field: "userId", why: "a reminder not yet sent to them" },
+  ],
+};

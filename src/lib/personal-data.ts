@@ -1,0 +1,64 @@
+import type { SQL } from "drizzle-orm";
+
+/**
+ * Where a feature keeps a member's personal data, declared next to the feature (`features/<name>/personal-data.ts`)
+ * and collected in one list (features/data-removal/personal-data.registry.ts). Deleting a member's data walks that
+ * list; a test scans every text and JSON column after a deletion and checks that every column whose name suggests a
+ * person is covered, so a new place cannot be forgotten silently.
+ *
+ * Every table named here has a `team_id` column: entries are applied within one workspace, and deleting a
+ * workspace (every row of every team_id table) covers them all.
+ */
+
+/** The person being erased, with both values already escaped for a LIKE pattern (`%`, `_` and `\` quoted). */
+export interface LikeValues {
+  team: string;
+  user: string;
+}
+
+interface Place {
+  table: string;
+  /** Why this place holds personal data and why it is handled this way (the registry's documentation). */
+  why: string;
+}
+
+export type PersonalDataPlace =
+  /** Rows that belong to the person: deleted (optionally only those matching `where`, SQL on the same table). */
+  | (Place & { kind: "rows"; column: string; where?: SQL })
+  /** A reference to the person on a row that belongs to the workspace: the value is replaced by `''`. */
+  | (Place & { kind: "redact"; column: string })
+  /** An array of user ids (`jsonb` array of strings, or `text[]`): the person's id is removed, the row stays. */
+  | (Place & { kind: "array"; column: string; type: "jsonb" | "text[]" })
+  /**
+   * A JSON document (`jsonb`, or `text` holding JSON) that names the person at one of `paths` (SQL/JSON paths such
+   * as `$.data.user.id` or `$.data.blockers[*].user_id`): the row is deleted.
+   */
+  | (Place & { kind: "json"; column: string; type: "jsonb" | "text"; paths: string[] })
+  /** Claim keys that embed the user id (`run:<id>:ask:<user>`): rows whose key matches a LIKE pattern are deleted. */
+  | (Place & { kind: "key"; column: string; patterns: (v: LikeValues) => string[] })
+  /**
+   * Free text written by others that may mention the person as Slack sends mentions (`<@U123>`, `<@U123|name>`):
+   * each mention is rewritten to MENTION_REPLACEMENT, the rest of the text stays theirs.
+   */
+  | (Place & { kind: "mention"; column: string; type: "text" | "jsonb" });
+
+/**
+ * A queued job whose payload names the person: jobs of `queue` whose `data.<field>` equals the user id (or, with
+ * `patterns`, matches one) are deleted unless already running (finished ones too: they keep their payload a week).
+ */
+export interface PersonalJob {
+  queue: string;
+  field: string;
+  patterns?: (v: LikeValues) => string[];
+  why: string;
+}
+
+/** What one feature declares. */
+export interface PersonalData {
+  feature: string;
+  places: PersonalDataPlace[];
+  jobs?: PersonalJob[];
+}
+
+/** What a mention of an erased person becomes in others' text. */
+export const MENTION_REPLACEMENT = "@former member";
