@@ -78,7 +78,9 @@ describe("two overlapping standups in one DM", async () => {
 
   it("A asks at 09:00 with its first question in the DM", async () => {
     clock.set("2026-03-02T09:00:05Z");
-    [runs.A] = (await tick(t.deps)).started;
+    const started = (await tick(t.deps)).started;
+    expect(started).toHaveLength(1);
+    runs.A = started[0]!;
     await t.deps.queue.drain();
     for (const u of PEOPLE) expect(textOf(lastBot(u))).toContain("starting with: *A one?*");
   });
@@ -90,7 +92,9 @@ describe("two overlapping standups in one DM", async () => {
 
   it("B asks at 09:30 with its Answer button, its questions waiting until A is done, naming both", async () => {
     clock.set("2026-03-02T09:30:05Z");
-    [runs.B] = (await tick(t.deps)).started;
+    const started = (await tick(t.deps)).started;
+    expect(started).toHaveLength(1);
+    runs.B = started[0]!;
     await t.deps.queue.drain();
     for (const u of PEOPLE) {
       const ask = textOf(lastBot(u));
