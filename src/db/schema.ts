@@ -251,6 +251,8 @@ export const runParticipants = pgTable(
     closesAt: tstz("closes_at"),
     localDate: date("local_date", { mode: "string" }),
     remindedAt: tstz("reminded_at"),
+    /** When the ask DM went out: `remind_at` is set from it then (see participant-times.repo.ts). */
+    askedAt: tstz("asked_at"),
     dmChannel: text("dm_channel"),
     /** Conversational answering: answers so far, in the order of their Slack messages. */
     draft: jsonb("draft").$type<DraftAnswer[]>(),
@@ -262,6 +264,38 @@ export const runParticipants = pgTable(
     // The scheduler's per-member passes: asks that have come, reminders that are due.
     index("run_participants_ask_idx").on(t.status, t.askAt),
     index("run_participants_remind_idx").on(t.remindAt),
+  ],
+);
+
+/** The run whose questions the bot is asking in a member's DM, one at a time (see dm-conversation.ts). */
+export const dmTurns = pgTable(
+  "dm_turns",
+  {
+    teamId: text("team_id").notNull(),
+    userId: text("user_id").notNull(),
+    runId: bigint("run_id", { mode: "number" }).notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("dm_turns_run_idx").on(t.runId)],
+);
+
+/** Every standup question asked in a member's DM, with its Slack ts: where a DM answer belongs. */
+export const dmQuestions = pgTable(
+  "dm_questions",
+  {
+    runId: bigint("run_id", { mode: "number" }).notNull(),
+    userId: text("user_id").notNull(),
+    questionIndex: integer("question_index").notNull(),
+    teamId: text("team_id").notNull(),
+    /** The message that asks it: the ask DM or the hand-over message; null for follow-up questions. */
+    postKey: text("post_key"),
+    /** Null while its message is being posted. */
+    ts: text("ts"),
+    createdAt: tstz("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.userId, t.questionIndex] }),
+    index("dm_questions_team_user_idx").on(t.teamId, t.userId),
   ],
 );
 

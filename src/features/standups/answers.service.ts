@@ -1,5 +1,7 @@
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
+import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
+import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { responseFields } from "./response-fields.ts";
@@ -61,6 +63,8 @@ export async function submitResponse(
       now,
     );
     await updateParticipant(tx, run.id, input.userId, { status: "answered", draft: null });
+    // Done with this run: another standup waiting for the member's DM conversation asks its questions now.
+    if (saved.created) await handOverIfWaiting(deps, run.teamId, input.userId, run.id, tx);
     await deps.queue.enqueue("standup.reply", { teamId: run.teamId, responseId: saved.id }, { tx });
     const data: StandupResponseEvent = {
       responseId: saved.id,
@@ -94,21 +98,36 @@ export async function skipRun(deps: AnswerDeps, teamId: string, runId: number, u
   const p = run ? await findParticipant(deps.db, runId, userId) : undefined;
   if (run?.status !== "open" || p?.status !== "asked" || ownWindowClosed(p, deps.clock.now())) return false;
   await updateParticipant(deps.db, runId, userId, { status: "skipped", draft: null });
+  await handOverIfWaiting(deps, teamId, userId, runId);
   return true;
 }
 
 export type ConversationReply =
   | { kind: "none" }
-  | { kind: "next"; question: string; index: number; total: number }
+  | { kind: "next"; question: string; index: number; total: number; runId: number; name?: string }
   | { kind: "done"; responseId: number }
   | { kind: "skipped" }
   | { kind: "too_long" }
-  | { kind: "closed" };
+  | { kind: "closed" }
+  /** The message came after the member finished a run, and the next one is taking the DM: its question follows. */
+  | { kind: "handed_over" };
 
 /**
- * Answering in the DM, one question at a time: each message answers the next open question of the
- * member's newest open run, in the order of the messages (`messageTs`, Slack's ts); after the last one the
- * response is submitted.
+ * The run a DM message answers: the one whose question the bot asked last before it (dm-conversation.ts). A member
+ * never asked a question under these rules (runs asked before the upgrade) answers their newest open run, as before.
+ */
+async function conversationRun(deps: AnswerDeps, teamId: string, userId: string, messageTs: string) {
+  const runId = await runOfLastQuestion(deps.db, teamId, userId, messageTs);
+  if (runId !== undefined) return findRun(deps.db, teamId, runId);
+  if ((await dmTurnHolder(deps.db, teamId, userId)) !== undefined) return undefined;
+  const runs = await openRunsOfMember(deps.db, teamId, userId, deps.clock.now());
+  return runs.find((r) => r.participantStatus === "asked");
+}
+
+/**
+ * Answering in the DM, one question at a time: each message answers the next open question of the run whose question
+ * was asked last before it, in the order of the messages (`messageTs`, Slack's ts); after the last one the response is
+ * submitted. `skip` skips that run; either way the member's next waiting standup then takes the DM.
  */
 export async function answerInConversation(
   deps: AnswerDeps,
@@ -118,11 +137,18 @@ export async function answerInConversation(
   messageTs: string,
 ): Promise<ConversationReply> {
   const trimmed = text.trim();
-  const runs = await openRunsOfMember(deps.db, teamId, userId, deps.clock.now());
-  const run = runs.find((r) => r.participantStatus === "asked");
+  const run = await conversationRun(deps, teamId, userId, messageTs);
   if (!run) return { kind: "none" };
+  const p = await findParticipant(deps.db, run.id, userId);
+  if (run.status !== "open" || p?.status !== "asked" || ownWindowClosed(p, deps.clock.now())) {
+    // Over for them (answered, skipped, closed): a standup waiting for the DM gets it now.
+    const waiting = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
+    if (waiting) await handOverIfWaiting(deps, teamId, userId, run.id);
+    if (p?.status === "asked") return { kind: "closed" };
+    return waiting ? { kind: "handed_over" } : { kind: "none" };
+  }
   if (/^skip[.!]?$/i.test(trimmed)) {
-    await skipToday(deps, teamId, userId);
+    await skipRun(deps, teamId, run.id, userId);
     return { kind: "skipped" };
   }
   if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
@@ -131,7 +157,11 @@ export async function answerInConversation(
   const draft = await appendDraftAnswer(deps.db, run.id, userId, { ts: messageTs, text: trimmed }, total);
   // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
   if (!draft) return { kind: "none" };
-  if (draft.length < total) return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total };
+  if (draft.length < total) {
+    const named = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
+    const next = { question: run.questions[draft.length]!, index: draft.length, total, runId: run.id };
+    return { kind: "next", ...next, ...(named ? { name: await standupName(deps, run) } : {}) };
+  }
   // Only the append that completed the draft gets here, so the response is submitted once.
   const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
   if (!outcome.ok) {
@@ -140,6 +170,15 @@ export async function answerInConversation(
     return { kind: "closed" };
   }
   return { kind: "done", responseId: outcome.responseId };
+}
+
+/** The follow-up question went out in the DM: answers after it belong to its run. */
+export async function askedNextQuestion(
+  deps: Pick<Deps, "db" | "clock">,
+  q: { teamId: string; userId: string; runId: number; index: number },
+  ts: string,
+): Promise<void> {
+  await recordQuestionTs(deps.db, q, ts, deps.clock.now());
 }
 
 export async function existingAnswers(deps: Pick<Deps, "db">, runId: number, userId: string) {

@@ -2,7 +2,8 @@ import { DateTime, IANAZone } from "luxon";
 import type { Deps } from "../../deps.ts";
 import { shiftDate } from "../calendar/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES, localDateOf, runStartFor, WEEKDAYS, type Weekday } from "../schedules/index.ts";
-import { claimDueAsks, claimDueMemberReminders } from "./runs.repo.ts";
+import { claimDueReminders, markRunsReminded } from "./reminders.repo.ts";
+import { claimDueAsks } from "./runs.repo.ts";
 
 /**
  * Member-timezone standups (`ask_in_member_timezone`): one run per (schedule, date) and one channel thread,
@@ -83,13 +84,18 @@ export async function askDueMembers(deps: Deps, now: Date): Promise<number> {
   });
 }
 
-/** Reminds each asked, unanswered participant at their own reminder time, claimed the same way. */
-export async function remindDueMembers(deps: Deps, now: Date): Promise<number> {
+/**
+ * Reminds each asked, unanswered participant of any run at their own reminder time (set when their ask went out),
+ * claimed the same way; the runs they belong to record that they reminded.
+ */
+export async function remindDueMembers(deps: Deps, now: Date): Promise<{ members: number; runs: number }> {
   return deps.db.transaction(async (tx) => {
-    const due = await claimDueMemberReminders(tx, now, new Date(now.getTime() - REMINDER_LOOKBACK_MS));
+    const due = await claimDueReminders(tx, now, new Date(now.getTime() - REMINDER_LOOKBACK_MS));
     for (const p of due) {
       await deps.queue.enqueue("standup.remind", { teamId: p.teamId, runId: p.runId, userId: p.userId }, { tx });
     }
-    return due.length;
+    const runIds = [...new Set(due.map((p) => p.runId))];
+    await markRunsReminded(tx, runIds, now);
+    return { members: due.length, runs: runIds.length };
   });
 }

@@ -56,20 +56,31 @@ export function parentMessage(run: RunInfo): ChatMessage {
   });
 }
 
-export function askMessage(run: RunInfo): ChatMessage {
+/**
+ * How the ask DM invites answers in the conversation (see dm-conversation.ts): `name` (mrkdwn), said when the member
+ * has another standup open; `waitingFor`: another standup holds the DM conversation, this one's questions come after.
+ */
+export interface AskOptions {
+  name?: string;
+  waitingFor?: string;
+}
+
+export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
   const first = run.questions[0] ?? "";
+  const what = opts.name ?? `standup in <#${run.channelId}>`;
+  const inConversation = opts.waitingFor
+    ? `Or answer here in this chat once you have finished ${opts.waitingFor}: I will ask these questions then, one at a time.`
+    : `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.`;
   return fitMessage({
     text: `Time for standup in #${run.channelId}`,
     blocks: [
-      section(`:wave: Time for standup in <#${run.channelId}> (${prettyDate(run.localDate)}).`),
+      section(`:wave: Time for ${what} (${prettyDate(run.localDate)}).`),
       ...sections(run.questions.map((q, i) => `*${i + 1}.* ${slackEscape(q)}`).join("\n")),
       actions(
         button("Answer", ACTIONS.answer, String(run.id), "primary"),
         button("Skip today", ACTIONS.skip, String(run.id)),
       ),
-      context(
-        `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.`,
-      ),
+      context(inConversation),
     ],
   });
 }

@@ -136,7 +136,7 @@ describe("Run now", async () => {
     t.clock.set("2026-03-02T08:00:00Z");
   });
 
-  it("is 409 when today's run exists whatever its status, even a skipped one", async () => {
+  it("a day skipped for downtime runs now: the skipped run is revived once, a second press is 409", async () => {
     const id = await createSchedule(t.deps.db, t.clock, {
       teamId: TEAM,
       channelId: "C0RUN",
@@ -145,10 +145,22 @@ describe("Run now", async () => {
     });
     t.clock.set("2026-03-04T12:30:00Z"); // 3 h 30 min late: today's run is recorded as skipped
     await tick(t.deps);
-    expect((await runsOf(id)).map((r) => r.status)).toEqual(["skipped"]);
+    const [skipped] = await runsOf(id);
+    expect(skipped!.status).toBe("skipped");
     const res = await post(`/dashboard/api/standups/${id}/run`, admin);
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error).toContain("2026-03-04");
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ run_id: skipped!.id, local_date: "2026-03-04", trigger: "manual" });
+    const again = await post(`/dashboard/api/standups/${id}/run`, admin);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toContain("2026-03-04");
+    const [run] = await runsOf(id);
+    expect(run).toMatchObject({ id: skipped!.id, status: "open", trigger: "manual" });
+    expect(new Date(run!.starts_at).toISOString()).toBe("2026-03-04T12:30:00.000Z");
+    const jobs = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from pgboss.job where name = 'standup.fanout' and (data->>'runId')::bigint = ${run!.id}`,
+    );
+    expect(jobs[0]!.n).toBe(1);
     t.clock.set("2026-03-02T08:00:00Z");
   });
 

@@ -3,6 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { conflict } from "../../http/errors.ts";
 import { findSchedule, localDateOf, participantsByChannel } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
+import { reviveSkippedRun } from "./run-now.repo.ts";
 import { remindAtFor } from "./run-rules.ts";
 import { claimRun } from "./runs.repo.ts";
 import { closesAtFor } from "./scheduler.ts";
@@ -11,8 +12,9 @@ import { closesAtFor } from "./scheduler.ts";
  * Run now: starts today's run of a schedule on purpose, with the scheduler's exactly-once claim on
  * (schedule_id, local_date). Today is the schedule's local date; whoever claims it first (this button, a second
  * press, another instance, or the scheduled time) runs it and everyone else gets 409, so the scheduled time the
- * same day does not run again. Everyone is asked at once, also on a member-timezone schedule, a weekend or a
- * holiday: pressing the button is the decision.
+ * same day does not run again. A day the scheduler skipped for downtime is no claim: Run now revives it, once.
+ * Everyone is asked at once, also on a member-timezone schedule, a weekend or a holiday: pressing the button is the
+ * decision.
  */
 export async function runNow(deps: Deps, teamId: string, scheduleId: string): Promise<RunStarted> {
   const s = await findSchedule(deps, teamId, scheduleId);
@@ -20,22 +22,24 @@ export async function runNow(deps: Deps, teamId: string, scheduleId: string): Pr
   const now = deps.clock.now();
   const localDate = localDateOf(now, s.scheduleTz);
   const runId = await deps.db.transaction(async (tx) => {
-    const id = await claimRun(tx, {
+    const run = {
       teamId,
       scheduleId: s.id,
       localDate,
       channelId: s.channelId,
       questions: s.questions,
       blockerQuestion: s.blockerQuestion,
-      trigger: "manual",
+      trigger: "manual" as const,
       memberTimezone: false,
       scheduleTz: s.scheduleTz,
       startsAt: now,
       remindAt: remindAtFor(now, s.reminderMinutes),
       closesAt: closesAtFor(localDate, s.scheduleTz, now),
-      status: "open",
+      status: "open" as const,
       createdAt: now,
-    });
+    };
+    // A day skipped for downtime runs now all the same: its skipped row is revived, once.
+    const id = (await claimRun(tx, run)) ?? (await reviveSkippedRun(tx, run));
     if (id !== undefined) await deps.queue.enqueue("standup.fanout", { teamId, runId: id }, { tx });
     return id;
   });

@@ -13,3 +13,22 @@ export function remindAtFor(startsAt: Date, reminderMinutes: number | null): Dat
 export function timingInForce(timingChangedAt: Date | null, startsAt: Date): boolean {
   return timingChangedAt === null || timingChangedAt.getTime() <= startsAt.getTime();
 }
+
+/** A reminder is useful only with time left to answer after it: it goes out at least this long before the close. */
+export const REMINDER_LEAD_MS = 30 * 60_000;
+/** Nor sooner than this after the ask (or the schedule's own delay, if shorter): not a second ping moments later. */
+export const MIN_REMINDER_GAP_MS = 60 * 60_000;
+
+/**
+ * When a participant is reminded, counted from when their ask actually went out (`askedAt`), never from the run's
+ * planned start: the schedule's delay after the ask. An ask late enough that this falls within REMINDER_LEAD_MS of
+ * their window's close (downtime, a slow fan-out) is reminded REMINDER_LEAD_MS before the close instead, if that is
+ * still MIN_REMINDER_GAP_MS (or the delay, if shorter) after the ask; otherwise not at all. Null: no reminder.
+ */
+export function reminderAfterAsk(askedAt: Date, delayMs: number | null, closesAt: Date): Date | null {
+  if (delayMs === null) return null;
+  const wanted = askedAt.getTime() + delayMs;
+  const latest = closesAt.getTime() - REMINDER_LEAD_MS;
+  if (wanted <= latest) return new Date(wanted);
+  return latest - askedAt.getTime() >= Math.min(delayMs, MIN_REMINDER_GAP_MS) ? new Date(latest) : null;
+}

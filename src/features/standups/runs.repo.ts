@@ -64,29 +64,6 @@ export async function setParentTs(ex: Executor, runId: number, ts: string): Prom
   await ex.update(standupRuns).set({ parentTs: ts }).where(eq(standupRuns.id, runId));
 }
 
-export async function runsNeedingReminder(ex: Executor, now: Date): Promise<RunRow[]> {
-  return ex
-    .select()
-    .from(standupRuns)
-    .where(
-      and(
-        eq(standupRuns.status, "open"),
-        isNull(standupRuns.remindedAt),
-        lte(standupRuns.remindAt, now),
-        sql`${standupRuns.closesAt} > ${now.toISOString()}`,
-      ),
-    );
-}
-
-export async function claimReminder(ex: Executor, runId: number, now: Date): Promise<boolean> {
-  const r = await ex
-    .update(standupRuns)
-    .set({ remindedAt: now })
-    .where(and(eq(standupRuns.id, runId), isNull(standupRuns.remindedAt)))
-    .returning({ id: standupRuns.id });
-  return r.length > 0;
-}
-
 export async function runsToClose(ex: Executor, now: Date): Promise<RunRow[]> {
   return ex
     .select()
@@ -215,20 +192,6 @@ export async function claimDueAsks(ex: Executor, now: Date, notBefore: Date): Pr
 /** run_id is a bigint: the `pg` driver reads it as a string, PGlite as a number; jobs carry a number. */
 function asNumbers(found: DueParticipant[]): DueParticipant[] {
   return found.map((d) => ({ ...d, runId: Number(d.runId) }));
-}
-
-/** Per-member reminders of member-timezone runs, claimed by setting `reminded_at` in one statement. */
-export async function claimDueMemberReminders(ex: Executor, now: Date, notBefore: Date): Promise<DueParticipant[]> {
-  return rows<DueParticipant>(
-    ex,
-    sql`update run_participants p set reminded_at = ${now.toISOString()}::timestamptz
-        from standup_runs run
-        where run.id = p.run_id and run.status = 'open'
-          and p.status = 'asked' and p.reminded_at is null
-          and p.remind_at <= ${now.toISOString()}::timestamptz and p.remind_at > ${notBefore.toISOString()}::timestamptz
-          and p.closes_at > ${now.toISOString()}::timestamptz
-        returning p.run_id::text as "runId", p.user_id as "userId", p.team_id as "teamId"`,
-  ).then(asNumbers);
 }
 
 export async function findParticipant(

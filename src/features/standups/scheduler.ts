@@ -4,17 +4,10 @@ import type { StopTicker } from "../../jobs/ticker.ts";
 import { holidaysBetween } from "../calendar/index.ts";
 import { workspaceMemberZones } from "../members/index.ts";
 import { dueRun, parseDays, runStartFor, type ScheduleRow, schedulesToRun, type Weekday } from "../schedules/index.ts";
+import { forgetEarlierQuestions, turnHoldersWithWaitingRuns } from "./dm-conversation.repo.ts";
 import { askDueMembers, memberTimezoneRunsDue, memberZone, remindDueMembers } from "./member-timezone.ts";
 import { remindAtFor, timingInForce } from "./run-rules.ts";
-import {
-  claimClose,
-  claimReminder,
-  claimRun,
-  existingRunKeys,
-  participantsWithStatus,
-  runsNeedingReminder,
-  runsToClose,
-} from "./runs.repo.ts";
+import { claimClose, claimRun, existingRunKeys, runsToClose } from "./runs.repo.ts";
 
 export const TICK_MS = 30_000;
 /** A run stays open to the end of its local day, and at least this long for late-evening schedules. */
@@ -23,9 +16,10 @@ export const MIN_OPEN_MS = 4 * 3600_000;
 export interface TickResult {
   started: number[];
   skipped: number;
+  /** Runs that reminded someone in this pass. */
   reminded: number;
   closed: number;
-  /** Member-timezone participants asked and reminded in this pass. */
+  /** Member-timezone participants asked, and participants of any run reminded, in this pass. */
   membersAsked: number;
   membersReminded: number;
 }
@@ -114,8 +108,9 @@ function countStarted(deps: Deps, startsAt: Date, now: Date): void {
 
 /**
  * One scheduler pass; every instance runs it every 30 s. Claims due runs (only the instance whose insert
- * succeeds enqueues the fan-out, in the same transaction), then member-timezone asks and reminders whose
- * member's time has come, then due reminders and closes, each claimed the same way.
+ * succeeds enqueues the fan-out, in the same transaction), then member-timezone asks whose member's time has come,
+ * then each participant's reminder whose time (counted from their own ask) has come, then closes, each claimed the
+ * same way.
  */
 export async function tick(deps: Deps): Promise<TickResult> {
   const now = deps.clock.now();
@@ -197,23 +192,18 @@ export async function tick(deps: Deps): Promise<TickResult> {
   }
 
   result.membersAsked = await askDueMembers(deps, now);
-  result.membersReminded = await remindDueMembers(deps, now);
-
-  for (const run of await runsNeedingReminder(deps.db, now)) {
-    const claimed = await deps.db.transaction(async (tx) => {
-      if (!(await claimReminder(tx, run.id, now))) return false;
-      for (const userId of await participantsWithStatus(tx, run.id, "asked")) {
-        await deps.queue.enqueue("standup.remind", { teamId: run.teamId, runId: run.id, userId }, { tx });
-      }
-      return true;
-    });
-    if (claimed) result.reminded += 1;
-  }
+  const reminded = await remindDueMembers(deps, now);
+  result.membersReminded = reminded.members;
+  result.reminded = reminded.runs;
 
   for (const run of await runsToClose(deps.db, now)) {
     const claimed = await deps.db.transaction(async (tx) => {
       if (!(await claimClose(tx, run.id, now))) return false;
       await deps.queue.enqueue("standup.summary", { teamId: run.teamId, runId: run.id }, { tx });
+      // Members whose DM conversation this run held, with another standup waiting: its questions come now.
+      for (const userId of await turnHoldersWithWaitingRuns(tx, run.teamId, run.id))
+        await deps.queue.enqueue("standup.turn", { teamId: run.teamId, userId }, { tx });
+      await forgetEarlierQuestions(tx, run.scheduleId, run.id);
       await deps.events.emit(tx, {
         type: "standup.completed",
         teamId: run.teamId,

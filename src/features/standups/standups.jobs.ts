@@ -6,6 +6,7 @@ import { activeMemberIds, activeMemberZones, memberNames } from "../members/inde
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
 import { awayInRun } from "./away.ts";
+import { askedFirstQuestion, claimAskTurn, handOverDm } from "./dm-conversation.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
@@ -15,6 +16,7 @@ import {
   replyMessage,
   summaryMessage,
 } from "./messages.ts";
+import { markAsked } from "./reminders.repo.ts";
 import {
   addParticipants,
   addPendingParticipants,
@@ -183,12 +185,17 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const channel = await dmChannel(deps, client, run, userId);
-  await postOnce(
+  const turn = await claimAskTurn(deps, run, userId);
+  const ts = await postOnce(
     deps,
     client,
-    { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run) },
+    { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run, turn) },
     { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
   );
+  if (turn.conversation) await askedFirstQuestion(deps, run, userId, ts);
+  // Their reminder counts from now, when the ask went out (not from the run's start: downtime, a slow fan-out).
+  const p = await findParticipant(deps.db, runId, userId);
+  if (p) await markAsked(deps.db, run, p, deps.clock.now());
 }
 
 /**
@@ -347,6 +354,11 @@ export function standupJobs(deps: Deps): void {
     "standup.reply",
     quietly(deps, "standup.reply", (p) => reply(deps, p.teamId, p.responseId)),
     { concurrency: 8 },
+  );
+  deps.queue.register(
+    "standup.turn",
+    quietly(deps, "standup.turn", (p) => handOverDm(deps, p.teamId, p.userId)),
+    { concurrency: 4 },
   );
   deps.queue.register(
     "standup.summary",

@@ -7,12 +7,14 @@ import { findSchedule } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import {
   answerInConversation,
+  askedNextQuestion,
   existingAnswers,
   ownWindowClosed,
   skipRun,
   skipToday,
   submitResponse,
 } from "./answers.service.ts";
+import { nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
 import { findParticipant, findResponseOfRun, findRun } from "./runs.repo.ts";
@@ -157,9 +159,14 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     const result = await answerInConversation(deps, teamId, e.user, e.text ?? "", e.ts ?? "");
     const say = (text: string) => client.chat.postMessage({ channel: e.channel!, text });
     switch (result.kind) {
-      case "next":
-        await say(`*${result.index + 1}/${result.total}:* ${result.question}`);
+      case "next": {
+        const posted = await say(nextQuestionText(result));
+        // Answers after this message belong to its run (see dm-conversation.ts).
+        if (posted.ts) await askedNextQuestion(deps, { teamId, userId: e.user, ...result }, posted.ts);
         break;
+      }
+      case "handed_over":
+        break; // The next standup's first question follows (the standup.turn job).
       case "done":
         break; // The reply job confirms with an Edit button.
       case "skipped":
