@@ -97,6 +97,13 @@ async function seed(t: TestApp): Promise<string> {
   const runId = Number(run?.id);
   await db.execute(sql`update run_participants set draft = ${JSON.stringify([["1.0", `ask <@${GONE}>`]])}::jsonb
     where run_id = ${runId} and user_id = ${ADMIN}`);
+  for (const u of [GONE, PEER]) {
+    await db.execute(
+      sql`insert into dm_turns (team_id, user_id, run_id, updated_at) values (${A}, ${u}, ${runId}, ${now})`,
+    );
+    await db.execute(sql`insert into dm_questions (run_id, user_id, question_index, team_id, post_key, ts, created_at)
+      values (${runId}, ${u}, 0, ${A}, ${`run:${runId}:ask:${u}`}, '1795000000.000100', ${now})`);
+  }
   const keys = (u: string) => [
     `run:${runId}:ask:${u}`,
     `run:${runId}:remind:${u}`,

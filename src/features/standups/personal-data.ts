@@ -10,6 +10,13 @@ export const standupsPersonalData: PersonalData = {
       why: "their participation in each run, with their DM channel and unfinished answers (the run itself stays)",
     },
     { kind: "rows", table: "responses", column: "user_id", why: "their answers and mood" },
+    { kind: "rows", table: "dm_turns", column: "user_id", why: "which standup holds their DM conversation" },
+    {
+      kind: "rows",
+      table: "dm_questions",
+      column: "user_id",
+      why: "the questions asked in their DM, with Slack timestamps (routes their DM answers)",
+    },
     ...(["answers", "yesterday", "today", "blockers"] as const).map((column) => ({
       kind: "mention" as const,
       table: "responses",
@@ -36,5 +43,6 @@ export const standupsPersonalData: PersonalData = {
   jobs: [
     { queue: "standup.ask", field: "userId", why: "an ask DM not yet sent to them" },
     { queue: "standup.remind", field: "userId", why: "a reminder not yet sent to them" },
+    { queue: "standup.turn", field: "userId", why: "handing their DM conversation to the next standup" },
   ],
 };
