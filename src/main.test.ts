@@ -9,6 +9,7 @@ import { type FakeSlack, startFakeSlack } from "../dev/fake-slack/index.ts";
 import { testEnv } from "../test/support/app.ts";
 import { type AppProcess, startAppProcess } from "../test/support/app-process.ts";
 import { freshDatabase, onPostgres } from "../test/support/database.ts";
+import { installCookieOf } from "../test/support/oauth.ts";
 import { type Database, openDatabase, rows } from "./db/client.ts";
 
 /** The promise of the issue: SIGTERM drains requests and jobs and the process exits 0 within this long. */
@@ -91,9 +92,11 @@ async function startInstance(): Promise<Instance> {
     port: Number(new URL(base).port),
     openDb: async () => database ?? (await openDatabase(url)),
     async install(code) {
+      // As a browser: the callback carries back the cookie /install set (the state is bound to it).
       const start = await fetch(`${base}/install`, { redirect: "manual" });
       const state = new URL(String(start.headers.get("location"))).searchParams.get("state");
-      return fetch(`${base}/oauth/callback?code=${code}&state=${state}`, { redirect: "manual" });
+      const cookie = installCookieOf(start.headers.getSetCookie());
+      return fetch(`${base}/oauth/callback?code=${code}&state=${state}`, { redirect: "manual", headers: { cookie } });
     },
     async cleanup() {
       await proc.stop(1_000);

@@ -7,6 +7,7 @@ import { BOT_SCOPES } from "../src/features/install/index.ts";
 import { tick } from "../src/features/standups/index.ts";
 import { useTestApp } from "./support/app.ts";
 import { createSchedule } from "./support/factories.ts";
+import { finishOAuth, startOAuth } from "./support/oauth.ts";
 
 /**
  * Issue 10: at LOG_LEVEL=DEBUG, whatever reaches the log (pino's destination, and anything written to the
@@ -109,10 +110,10 @@ describe("logs at DEBUG carry no secrets and no answer text", async () => {
       clientId: "test-client-id",
       clientSecret: CLIENT_SECRET,
     });
-    const start = await t.inject({ method: "GET", url: "/install" });
-    const state = new URL(String(start.headers.location)).searchParams.get("state")!;
-    secrets.set("OAuth state", state);
-    const cb = await t.inject({ method: "GET", url: `/oauth/callback?code=${OAUTH_CODE}&state=${state}` });
+    const start = await startOAuth(t);
+    secrets.set("OAuth state", start.state);
+    secrets.set("install cookie", start.cookie.split("=")[1]!);
+    const cb = await finishOAuth(t, start, `code=${OAUTH_CODE}`);
     expect(cb.statusCode).toBe(302);
     const location = String(cb.headers.location);
     keepLoginTokens("install redirect", location);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { errorBody } from "../contract/index.ts";
 import type { Deps } from "../deps.ts";
 import { addressKey } from "../http/rate-limit.ts";
+import { stripNul } from "../lib/nul.ts";
 import { EventClaims } from "./event-claims.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { verifySlackSignature } from "./verify.ts";
@@ -53,13 +54,14 @@ export class FastifyReceiver implements Receiver {
 
 type Body = Record<string, unknown>;
 
+/** Slack sends what people type, NUL bytes too; the database cannot hold them, so they go here (stripNul). */
 function parseBody(raw: Buffer, contentType: string | undefined): Body | undefined {
   const text = raw.toString("utf8");
   try {
-    if ((contentType ?? "").includes("application/json")) return JSON.parse(text) as Body;
+    if ((contentType ?? "").includes("application/json")) return stripNul(JSON.parse(text) as Body);
     const form = Object.fromEntries(new URLSearchParams(text));
-    if (typeof form.payload === "string") return JSON.parse(form.payload) as Body;
-    return form;
+    if (typeof form.payload === "string") return stripNul(JSON.parse(form.payload) as Body);
+    return stripNul(form);
   } catch {
     return undefined;
   }

@@ -13,6 +13,7 @@ import type { Deps } from "../deps.ts";
 import { PACKAGE_JSON } from "../lib/build-paths.ts";
 import { registerAuth, type SessionLookup } from "./auth.ts";
 import { registerErrorHandling } from "./error-handler.ts";
+import { registerNulGuard } from "./nul-guard.ts";
 import { registerOpenApi } from "./openapi.ts";
 
 export const PACKAGE_VERSION: string = JSON.parse(readFileSync(PACKAGE_JSON, "utf8")).version;
@@ -116,6 +117,7 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
     const url = req.routeOptions.url ?? "";
     if (req.body === undefined && req.routeOptions.schema?.body && url.startsWith("/dashboard/api/")) req.body = {};
   });
+  registerNulGuard(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);

@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { completeWindow, isRealDate, MAX_DAYS, workspaceToday } from "../features/calendar/index.ts";
 import { type Filters, resolveFilters } from "../features/insights/index.ts";
 import { AppError } from "../http/errors.ts";
+import { findNul } from "../lib/nul.ts";
 
 /** What every tool call runs with: the workspace comes from the API key, never from the arguments. */
 export interface ToolContext {
@@ -52,6 +53,9 @@ async function runTool<S extends z.ZodRawShape>(
   args: z.output<z.ZodObject<S>>,
 ): Promise<CallToolResult> {
   const started = performance.now();
+  // The database cannot hold a NUL; the model is told which argument to correct, as for any bad argument.
+  const nul = findNul(args);
+  if (nul !== undefined) return textResult(`${nul || "arguments"} must not contain NUL bytes`, true);
   try {
     const result = await spec.run(ctx, args);
     ctx.deps.log.info(

@@ -96,7 +96,10 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     expect(problems).toEqual([]);
   });
 
-  it("the Calendar page adds, renames and deletes holidays and imports a CSV after a preview", async () => {
+  it("a Celebrations admin saves the calendar's days but is offered no holiday controls (standups skip holidays)", async () => {
+    await web.t.deps.db.execute(
+      sql`insert into holidays (team_id, date, name) values (${TEAM}, '2027-01-01', 'New Year')`,
+    );
     const page = await signedIn(CELEB); // a Celebrations admin, not a workspace admin
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Calendar" }).click();
     await expect
@@ -107,6 +110,33 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await page.getByRole("button", { name: "Save calendar" }).click();
     await expect.poll(() => page.getByText("Calendar saved.").count(), { timeout: 10_000 }).toBe(1);
     expect((await settings())?.working_days).toBe("mon,tue,wed,thu,fri");
+
+    const list = page.getByRole("region", { name: "Holidays", exact: true });
+    await expect
+      .poll(() => list.getByRole("cell", { name: "New Year", exact: true }).count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await list.getByText("Only workspace admins can add or remove holidays").count()).toBe(1);
+    expect(await page.locator("#holiday-date").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Add or rename" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^(Delete|Rename) / }).count()).toBe(0);
+    expect(await page.getByText("Import holidays").count()).toBe(0);
+    mkdirSync(OUTPUT, { recursive: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(OUTPUT, `calendar-celebrations-admin-${width}.png`), fullPage: true });
+    }
+    await web.t.deps.db.execute(sql`delete from holidays where team_id = ${TEAM}`);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("the Calendar page lets a workspace admin add, rename and delete holidays and import a CSV after a preview", async () => {
+    const page = await signedIn(ADMIN);
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Calendar" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1, name: "Calendar" }).count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.getByText("Only workspace admins can add or remove holidays").count()).toBe(0);
 
     await page.locator("#holiday-date").fill("2027-12-24");
     await page.locator("#holiday-name").fill("Christmas Eve");

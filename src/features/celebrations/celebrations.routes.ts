@@ -37,11 +37,20 @@ const managerErrors = {
   403: errorBody.describe("Neither a workspace admin nor a Celebrations admin (or a cross-site request)"),
 } as const;
 const changeErrors = { ...managerErrors, 400: mutationErrors[400], 415: mutationErrors[415] } as const;
+/** Holidays skip every standup, so changing them is the workspace's call, not Celebrations'. */
+const holidayErrors = {
+  ...sessionErrors,
+  403: errorBody.describe(
+    "Not a workspace admin: Celebrations admins manage Celebrations only (or a cross-site request)",
+  ),
+} as const;
+const holidayChangeErrors = { ...holidayErrors, 400: mutationErrors[400], 415: mutationErrors[415] } as const;
 
 /**
  * Celebrations and the workspace calendar on the dashboard. Members read the settings and the holidays; changes,
- * the upcoming list and asking for dates need a workspace admin or a Celebrations admin, checked before the body is
- * read (a member's malformed body is still a 403).
+ * the upcoming list and asking for dates need a workspace admin or a Celebrations admin; holidays, which every
+ * standup skips, need a workspace admin. Both are checked before the body is read (a member's malformed body is
+ * still a 403).
  */
 export function celebrationRoutes(app: App, deps: Deps): void {
   const manager = async (req: FastifyRequest) => requireManager(deps, requireSession(req));
@@ -99,11 +108,11 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.post(
     "/dashboard/api/celebrations/holidays",
     {
-      onRequest: manager,
+      config: { admin: true },
       schema: {
-        summary: "Add a holiday, or rename the one on that date",
+        summary: "Add a holiday, or rename the one on that date (workspace admins)",
         body: holidayInput,
-        response: { 200: holiday.describe("Renamed"), 201: holiday.describe("Added"), ...changeErrors },
+        response: { 200: holiday.describe("Renamed"), 201: holiday.describe("Added"), ...holidayChangeErrors },
       },
     },
     async (req, reply) => {
@@ -115,13 +124,13 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.delete(
     "/dashboard/api/celebrations/holidays/:date",
     {
-      onRequest: manager,
+      config: { admin: true },
       schema: {
-        summary: "Remove the holiday on that YYYY-MM-DD date",
+        summary: "Remove the holiday on that YYYY-MM-DD date (workspace admins)",
         params: z.object({ date: z.string() }),
         response: {
           200: okBody,
-          ...managerErrors,
+          ...holidayErrors,
           400: mutationErrors[400],
           404: errorBody.describe("No holiday on that date in this workspace"),
         },
@@ -133,12 +142,12 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.post(
     "/dashboard/api/celebrations/holidays/import",
     {
-      onRequest: manager,
+      config: { admin: true },
       schema: {
         summary:
-          "Import holidays from CSV (header date,name; at most 5,000 rows); preview (default true) writes nothing",
+          "Import holidays from CSV (header date,name; at most 5,000 rows; workspace admins); preview (default true) writes nothing",
         body: holidayImportInput,
-        response: { 200: holidayImport, ...changeErrors },
+        response: { 200: holidayImport, ...holidayChangeErrors },
       },
     },
     async (req) => importHolidays(deps, requireSession(req).teamId, req.body),

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { startFakeEmail } from "../../../dev/fake-email/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { emailClaims, emailJobCount, useFakeEmail } from "../../../test/support/email.ts";
+import { finishOAuth, startOAuth } from "../../../test/support/oauth.ts";
 import { findInstallation } from "../../chat/installations.repo.ts";
 import { BOT_SCOPES } from "../install/index.ts";
 import { deliverEmail } from "./email.jobs.ts";
@@ -23,9 +24,8 @@ async function oauth(t: TestApp, teamId: string, installer: string): Promise<voi
     clientId: "test-client-id",
     clientSecret: "test-client-secret",
   });
-  const start = await t.inject({ method: "GET", url: "/install", remoteAddress: ip() });
-  const state = new URL(String(start.headers.location)).searchParams.get("state")!;
-  const cb = await t.inject({ method: "GET", url: `/oauth/callback?code=${code}&state=${state}`, remoteAddress: ip() });
+  const start = await startOAuth(t, { remoteAddress: ip() });
+  const cb = await finishOAuth(t, start, `code=${code}`, { remoteAddress: ip() });
   expect(cb.statusCode).toBe(302);
 }
 

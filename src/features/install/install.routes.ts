@@ -5,7 +5,14 @@ import type { Deps } from "../../deps.ts";
 import { addressKey, checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
-import { completeInstall, InstallError, installUrl } from "./install.service.ts";
+import {
+  BROWSER_COOKIE,
+  CALLBACK_PATHS,
+  completeInstall,
+  InstallError,
+  STATE_TTL_SECONDS,
+  startInstall,
+} from "./install.service.ts";
 
 /** Per client address and minute, for /install and the OAuth callback each: one install is one of each. */
 export const INSTALL_PER_MINUTE = 30;
@@ -29,6 +36,16 @@ const tooManyInstalls = {
   429: html(`More than ${INSTALL_PER_MINUTE} a minute from this address: a page, with Retry-After`),
 };
 
+function browserCookie(deps: Deps, path: string) {
+  return {
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: deps.config.appUrl.startsWith("https:"),
+    path,
+    maxAge: STATE_TTL_SECONDS,
+  };
+}
+
 /** Browser pages, so over the limit the answer is a page too (checkRateLimit has set Retry-After). */
 async function limited(deps: Deps, bucket: "install" | "oauth", req: FastifyRequest, reply: FastifyReply) {
   if ((await checkRateLimit(deps, reply, `${bucket}:${addressKey(req.ip)}`, INSTALL_PER_MINUTE)).allowed) return false;
@@ -45,12 +62,20 @@ export function installRoutes(app: App, deps: Deps): void {
     {
       schema: {
         summary: "Start installing Upbeat into a Slack workspace",
-        response: { 302: z.undefined().describe("To Slack's OAuth v2 page, with a signed state"), ...tooManyInstalls },
+        response: {
+          302: z
+            .undefined()
+            .describe("To Slack's OAuth v2 page, with a signed state bound to this browser by a short-lived cookie"),
+          ...tooManyInstalls,
+        },
       },
     },
     async (req, reply) => {
       if (await limited(deps, "install", req, reply)) return reply;
-      return reply.redirect(installUrl(deps), 302);
+      const { url, browserKey } = startInstall(deps);
+      // SameSite=Lax: Slack sends the browser back with a top-level GET, which carries a Lax cookie.
+      for (const path of CALLBACK_PATHS) reply.setCookie(BROWSER_COOKIE, browserKey, browserCookie(deps, path));
+      return reply.redirect(url, 302);
     },
   );
 
@@ -60,8 +85,9 @@ export function installRoutes(app: App, deps: Deps): void {
   ) => {
     if (await limited(deps, "oauth", req, reply)) return reply;
     try {
-      const done = await completeInstall(deps, req.query);
+      const done = await completeInstall(deps, req.query, req.cookies[BROWSER_COOKIE]);
       req.log.info({ team_id: done.teamId }, "workspace installed");
+      for (const path of CALLBACK_PATHS) reply.clearCookie(BROWSER_COOKIE, browserCookie(deps, path));
       return reply.redirect(`/dashboard?t=${encodeURIComponent(done.loginToken)}`, 302);
     } catch (err) {
       if (!(err instanceof InstallError)) throw err;
@@ -73,7 +99,7 @@ export function installRoutes(app: App, deps: Deps): void {
     querystring: callbackQuery,
     response: {
       302: z.undefined().describe("Installed: to /dashboard?t=<login token>, which signs the installer in"),
-      400: html("The install failed or was denied: a page that says why"),
+      400: html("The install failed, was denied or was started in another browser: a page that says why"),
       ...tooManyInstalls,
     },
   });

@@ -1,6 +1,6 @@
 import { upsertInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
-import { encryptSecret } from "../../lib/crypto.ts";
+import { encryptSecret, randomToken, safeEqual, sha256Hex } from "../../lib/crypto.ts";
 import { signToken, verifyToken } from "../../lib/signed-token.ts";
 import { queueWelcome } from "../email/index.ts";
 import { BOT_SCOPES } from "../manifest/index.ts";
@@ -14,12 +14,32 @@ export { BOT_SCOPES };
 
 export const STATE_TTL_SECONDS = 10 * 60;
 
+/**
+ * The cookie that binds a state to the browser that asked for it. A state alone would let anyone who starts an
+ * install hand its callback link to someone else, who would then be signed in to the sender's workspace.
+ */
+export const BROWSER_COOKIE = "upbeat_install";
+/** The callback's two paths: the cookie is sent to these only. */
+export const CALLBACK_PATHS = ["/oauth/callback", "/chat/oauth_redirect"] as const;
+
 export function redirectUri(deps: Pick<Deps, "config">): string {
   return `${deps.config.appUrl}/oauth/callback`;
 }
 
-export function installUrl(deps: Pick<Deps, "config" | "keys" | "clock">): string {
-  const state = signToken(deps.keys.oauthState, { iat: Math.floor(deps.clock.now().getTime() / 1000) });
+/** The state carries only a hash of the browser's key: the key itself never leaves that browser's cookie jar. */
+const browserHash = (browserKey: string) => sha256Hex(browserKey);
+
+/** A new install: the URL of Slack's OAuth page, and the key for the cookie its state is bound to. */
+export function startInstall(deps: Pick<Deps, "config" | "keys" | "clock">): { url: string; browserKey: string } {
+  const browserKey = randomToken(32);
+  return { url: installUrl(deps, browserKey), browserKey };
+}
+
+export function installUrl(deps: Pick<Deps, "config" | "keys" | "clock">, browserKey: string): string {
+  const state = signToken(deps.keys.oauthState, {
+    iat: Math.floor(deps.clock.now().getTime() / 1000),
+    browser: browserHash(browserKey),
+  });
   const url = new URL(deps.config.chatOauthUrl);
   url.searchParams.set("client_id", deps.config.chatClientId);
   url.searchParams.set("scope", BOT_SCOPES.join(","));
@@ -30,15 +50,31 @@ export function installUrl(deps: Pick<Deps, "config" | "keys" | "clock">): strin
 
 export class InstallError extends Error {}
 
-/** Checks signature, age and single use of the state; throws InstallError with a message for the person. */
-async function spendState(deps: Deps, state: string | undefined): Promise<void> {
+/**
+ * Checks signature, age, browser and single use of the state; throws InstallError with a message for the person.
+ * The browser is checked before the state is spent, so a link opened elsewhere writes nothing at all.
+ */
+async function spendState(deps: Deps, state: string | undefined, browserKey: string | undefined): Promise<void> {
   const now = deps.clock.now();
-  const v = verifyToken(deps.keys.oauthState, state, now.getTime(), STATE_TTL_SECONDS);
+  const v = verifyToken<{ browser?: unknown }>(deps.keys.oauthState, state, now.getTime(), STATE_TTL_SECONDS);
   if (!v.ok) {
     throw new InstallError(
       v.reason === "expired"
         ? "The install link expired (it works for 10 minutes). Please start the install again."
         : "The install request could not be verified. Please start the install again.",
+    );
+  }
+  const bound = v.payload.browser;
+  // Hashes of equal length, compared in constant time; no cookie (or one over any sane size) never matches.
+  if (
+    typeof bound !== "string" ||
+    !browserKey ||
+    browserKey.length > 256 ||
+    !safeEqual(browserHash(browserKey), bound)
+  ) {
+    throw new InstallError(
+      "This install was started in another browser (or this browser did not keep its cookie), so it was not " +
+        "completed. Please start the install again in this browser.",
     );
   }
   const expiresAt = new Date((v.payload.iat + STATE_TTL_SECONDS + 120) * 1000);
@@ -63,16 +99,17 @@ interface OAuthAccess {
 export async function completeInstall(
   deps: Deps,
   query: { code?: string; state?: string; error?: string },
+  browserKey: string | undefined,
 ): Promise<{ teamId: string; userId: string; loginToken: string }> {
   if (query.error) {
-    await spendState(deps, query.state).catch(() => {});
+    await spendState(deps, query.state, browserKey).catch(() => {});
     throw new InstallError(
       query.error === "access_denied"
         ? "The install was cancelled in Slack."
         : "Slack reported an error during the install.",
     );
   }
-  await spendState(deps, query.state);
+  await spendState(deps, query.state, browserKey);
   if (!query.code) throw new InstallError("Slack did not send an authorisation code. Please start the install again.");
 
   let access: OAuthAccess;

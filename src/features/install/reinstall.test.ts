@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { addHoliday, createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
+import { finishOAuth, startOAuth } from "../../../test/support/oauth.ts";
 import { findInstallation } from "../../chat/installations.repo.ts";
 import { rows } from "../../db/client.ts";
 import { issueLoginToken } from "../session/index.ts";
@@ -36,13 +37,8 @@ describe("uninstall and reinstall", async () => {
       clientId: "test-client-id",
       clientSecret: "test-client-secret",
     });
-    const start = await t.inject({ method: "GET", url: "/install", remoteAddress: ip() });
-    const state = new URL(String(start.headers.location)).searchParams.get("state")!;
-    const cb = await t.inject({
-      method: "GET",
-      url: `/oauth/callback?code=${code}&state=${state}`,
-      remoteAddress: ip(),
-    });
+    const start = await startOAuth(t, { remoteAddress: ip() });
+    const cb = await finishOAuth(t, start, `code=${code}`, { remoteAddress: ip() });
     expect(cb.statusCode).toBe(302);
     return String(cb.headers.location);
   }

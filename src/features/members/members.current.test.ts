@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { FakeUserInput } from "../../../dev/fake-slack/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
+import { finishOAuth, startOAuth } from "../../../test/support/oauth.ts";
 import { rows } from "../../db/client.ts";
 import { BOT_SCOPES } from "../install/index.ts";
 import { issueLoginToken } from "../session/index.ts";
@@ -75,9 +76,7 @@ describe("members always current", async () => {
         clientId: "test-client-id",
         clientSecret: "test-client-secret",
       });
-      const start = await t.inject({ method: "GET", url: "/install" });
-      const state = new URL(String(start.headers.location)).searchParams.get("state")!;
-      const cb = await t.inject({ method: "GET", url: `/oauth/callback?code=code-cinst&state=${state}` });
+      const cb = await finishOAuth(t, await startOAuth(t), "code=code-cinst");
       expect(cb.statusCode).toBe(302);
       // No job has run: the sync is still queued.
       expect(await syncJobsWaiting("T0CINST")).toBe(1);
@@ -111,9 +110,7 @@ describe("members always current", async () => {
         clientSecret: "test-client-secret",
       });
       t.fake.fail("users.info", { status: 500 }, 5);
-      const start = await t.inject({ method: "GET", url: "/install" });
-      const state = new URL(String(start.headers.location)).searchParams.get("state")!;
-      const cb = await t.inject({ method: "GET", url: `/oauth/callback?code=code-cfail&state=${state}` });
+      const cb = await finishOAuth(t, await startOAuth(t), "code=code-cfail");
       expect(cb.statusCode).toBe(302);
       expect(await memberRow("T0CFAIL", "U0CFAILER")).toMatchObject({ real_name: "U0CFAILER", role: "admin" });
       await signedIn(String(cb.headers.location));

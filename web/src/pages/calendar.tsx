@@ -11,6 +11,7 @@ import {
   useSaveHoliday,
 } from "../lib/celebrations.ts";
 import { formatLongDay } from "../lib/format.ts";
+import { useMe } from "../lib/queries.ts";
 import type { CelebrationSettings, Holiday, HolidayImport } from "../lib/types.ts";
 import { CalendarFields, WEEKDAYS } from "./celebrations.tsx";
 
@@ -259,7 +260,10 @@ function ImportForm() {
 export function CalendarPage() {
   const settings = useCelebrationSettings();
   const holidays = useHolidays();
-  const canManage = Boolean(settings.data?.can_manage);
+  // Holidays skip every standup, so only workspace admins change them (the server refuses anyone else);
+  // Celebrations admins keep the timezone and working days above.
+  const canManageHolidays = useMe().data?.role === "admin";
+  const mayManageCalendar = Boolean(settings.data?.can_manage);
   const [notice, setNotice] = useState<NoticeMessage | undefined>();
   return (
     <>
@@ -280,11 +284,14 @@ export function CalendarPage() {
       </section>
       <section className="card" aria-labelledby="calendar-holidays-title">
         <h2 id="calendar-holidays-title">Holidays</h2>
+        {mayManageCalendar && !canManageHolidays ? (
+          <p className="muted">Only workspace admins can add or remove holidays: every standup skips them.</p>
+        ) : null}
         <QueryView query={holidays} loading="Loading holidays…">
-          {(list) => <HolidayList list={list} canManage={canManage} />}
+          {(list) => <HolidayList list={list} canManage={canManageHolidays} />}
         </QueryView>
       </section>
-      {canManage ? (
+      {canManageHolidays ? (
         <section className="card" aria-labelledby="calendar-import-title">
           <h2 id="calendar-import-title">Import holidays</h2>
           <ImportForm />
