@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
+import { upsertPeople } from "../members/index.ts";
 import { tick } from "./scheduler.ts";
 
 /**
@@ -146,5 +147,59 @@ describe("a standup for a 20,000-person channel", async () => {
     expect(blocks).toContain("Person 19999");
     expect(blocks).toContain("Did not answer");
     expect(t.fake.unexpected).toEqual([]);
+  });
+});
+
+describe("a member-timezone standup for a 20,000-person channel", async () => {
+  const t = await useTestApp();
+  t.clock.set("2026-03-01T12:00:00Z");
+  await t.installTeam(TEAM);
+  const everyone = Array.from({ length: PEOPLE }, (_, i) => userAt(i));
+  const zoneOf = (i: number) => (i % 2 === 0 ? "Asia/Tokyo" : "Asia/Seoul");
+  for (const [i, id] of everyone.entries())
+    t.fake.addUser(TEAM, { id, name: `p${i}`, real_name: `P${i}`, tz: zoneOf(i) });
+  t.fake.addChannel(TEAM, { id: CHANNEL, name: "everyone", members: [...everyone, BOT] });
+  // All 20,000 in one call to the store the member sync uses.
+  await upsertPeople(
+    t.deps.db,
+    TEAM,
+    everyone.map((userId, i) => ({
+      userId,
+      realName: `P${i}`,
+      displayName: "",
+      email: "",
+      tz: zoneOf(i),
+      active: true,
+      slackAdmin: false,
+    })),
+    t.clock.now(),
+  );
+  const scheduleId = await createSchedule(t.deps.db, t.clock, {
+    teamId: TEAM,
+    channelId: CHANNEL,
+    time: "09:30",
+    tz: "Europe/Berlin",
+    days: "mon,tue,wed,thu,fri,sat,sun",
+  });
+  await t.deps.db.execute(sql`update schedules set ask_in_member_timezone = true where id = ${scheduleId}`);
+  const count = async (query: ReturnType<typeof sql>) => Number((await rows<{ n: number }>(t.deps.db, query))[0]!.n);
+  let runId = 0;
+
+  it("plans each member's own ask, then asks all 20,000 at 09:30 in Tokyo and Seoul", async () => {
+    t.clock.set("2026-03-01T19:30:05Z");
+    const claimed = await tick(t.deps);
+    expect(claimed.started).toHaveLength(1);
+    runId = claimed.started[0]!;
+    await t.deps.queue.drain({ only: ["standup.fanout"] });
+    expect(
+      await count(sql`select count(*) as n from run_participants where run_id = ${runId} and status = 'pending'`),
+    ).toBe(PEOPLE);
+    t.clock.set("2026-03-02T00:30:05Z");
+    expect((await tick(t.deps)).membersAsked).toBe(PEOPLE);
+    expect(
+      await count(
+        sql`select count(*) as n from pgboss.job where name = 'standup.ask' and (data ->> 'runId')::bigint = ${runId}`,
+      ),
+    ).toBe(PEOPLE);
   });
 });
