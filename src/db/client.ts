@@ -54,6 +54,32 @@ export interface OpenOptions {
    */
   initdbTemplate?: string | URL;
   poolMax?: number;
+  /**
+   * A statement with more bind parameters than this throws before it reaches the database (tests set it). A
+   * statement whose parameters grow with a list works for small lists and fails for big ones (PostgreSQL's limit is
+   * 65,535); statements of constant text stay far below this, so a test whose data is only modestly big catches one.
+   */
+  maxBindParameters?: number;
+}
+
+/**
+ * Throws for a statement with more than `max` parameters. Drizzle hands every statement it runs to its logger
+ * before running it (both drivers, transactions too), so the check costs one comparison per statement.
+ */
+export function bindParameterGuard(max: number): { logQuery(query: string, params: unknown[]): void } {
+  return {
+    logQuery(query, params) {
+      if (params.length > max) throw new TooManyBindParameters(params.length, max, query);
+    },
+  };
+}
+
+export class TooManyBindParameters extends Error {
+  constructor(count: number, max: number, query: string) {
+    super(
+      `statement with ${count} bind parameters (at most ${max} here): pass a list as one array (src/db/arrays.ts): ${query.slice(0, 200)}`,
+    );
+  }
 }
 
 /** The installed PGlite's version (its package.json is not exported: found beside its entry point). */
@@ -80,7 +106,8 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
     if (!memory) mkdirSync(where, { recursive: true });
     const loadDataDir = opts.loadDataDir ?? (memory ? undefined : templateFor(where, opts.initdbTemplate));
     const pglite = await PGlite.create(memory ? undefined : where, { ...(loadDataDir ? { loadDataDir } : {}) });
-    const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+    const guard = opts.maxBindParameters ? bindParameterGuard(opts.maxBindParameters) : undefined;
+    const db = drizzlePglite(pglite, { schema, ...(guard ? { logger: guard } : {}) }) as unknown as Db;
     let closed = false;
     return {
       kind: "pglite",
@@ -88,6 +115,7 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
       pglite,
       url,
       async query<T>(text: string, params: unknown[]) {
+        guard?.logQuery(text, params);
         return (await pglite.query<T>(text, params)).rows;
       },
       async ping(timeoutMs) {
@@ -109,7 +137,8 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on("error", () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const guard = opts.maxBindParameters ? bindParameterGuard(opts.maxBindParameters) : undefined;
+  const db = drizzlePg(pool, { schema, ...(guard ? { logger: guard } : {}) }) as unknown as Db;
   let closed = false;
   return {
     kind: "postgres",
@@ -117,6 +146,7 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
     pool,
     url,
     async query<T>(text: string, params: unknown[], name?: string) {
+      guard?.logQuery(text, params);
       const res = await pool.query({ text, values: params, ...(name ? { name } : {}) });
       return res.rows as T[];
     },

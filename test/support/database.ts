@@ -6,6 +6,13 @@ import { type Database, openDatabase } from "../../src/db/client.ts";
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
+/**
+ * Every test database refuses a statement with more bind parameters than this. Statements of constant text have at
+ * most about 30 today; one whose parameters grow with a list (a row of them per item) fails here as soon as a test
+ * uses a few hundred items, long before PostgreSQL's 65,535 would fail it in production.
+ */
+export const MAX_BIND_PARAMETERS = 1_000;
+
 /** A fresh, migrated database for one test file: a PGlite clone, or a PostgreSQL database copied from the template. */
 export async function freshDatabase(opts: { poolMax?: number } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -18,10 +25,10 @@ export async function freshDatabase(opts: { poolMax?: number } = {}): Promise<Da
     await admin.end();
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    return openDatabase(url.toString(), { poolMax: opts.poolMax ?? 5 });
+    return openDatabase(url.toString(), { poolMax: opts.poolMax ?? 5, maxBindParameters: MAX_BIND_PARAMETERS });
   }
   const snapshot = readFileSync(inject("pgliteSnapshot"));
-  return openDatabase("pglite://memory", { loadDataDir: new Blob([snapshot]) });
+  return openDatabase("pglite://memory", { loadDataDir: new Blob([snapshot]), maxBindParameters: MAX_BIND_PARAMETERS });
 }
 
 /** A second connection to the same database (a second instance); PostgreSQL only. */

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { anyOf, pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { holidays, workspaceCalendars } from "../../db/schema.ts";
 
@@ -35,10 +36,7 @@ export async function readCalendars(ex: Executor, teamIds: string[]): Promise<Ma
   const found = await rows<{ team_id: string; timezone: string; working_days: string }>(
     ex,
     sql`select team_id, timezone, working_days from workspace_calendars
-        where team_id in (${sql.join(
-          teamIds.map((t) => sql`${t}`),
-          sql`, `,
-        )})`,
+        where ${anyOf(sql`team_id`, teamIds)}`,
   );
   return new Map(
     found.map((r) => [
@@ -123,10 +121,19 @@ export async function putHolidays(ex: Executor, teamId: string, list: HolidayRow
   const existing = new Set((await listHolidays(ex, teamId)).map((h) => h.date));
   const added = list.filter((h) => !existing.has(h.date)).length;
   if (existing.size + added > MAX_HOLIDAYS) return false;
-  await ex
-    .insert(holidays)
-    .values(list.map((h) => ({ teamId, date: h.date, name: h.name })))
-    .onConflictDoUpdate({ target: [holidays.teamId, holidays.date], set: { name: sql`excluded.name` } });
+  await ex.execute(
+    sql`insert into holidays (team_id, date, name)
+        select ${teamId}::text, h.date, h.name
+        from unnest(${pgArray(
+          "date",
+          list.map((h) => h.date),
+        )}, ${pgArray(
+          "text",
+          list.map((h) => h.name),
+        )}) with ordinality as h(date, name, n)
+        order by h.n
+        on conflict (team_id, date) do update set name = excluded.name`,
+  );
   return true;
 }
 

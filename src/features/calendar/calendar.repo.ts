@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../db/arrays.ts";
 import type { Executor } from "../../db/client.ts";
 import { holidays, workspaceCalendars } from "../../db/schema.ts";
 
@@ -21,7 +22,7 @@ export async function selectHolidays(
   return ex
     .select({ teamId: holidays.teamId, date: holidays.date })
     .from(holidays)
-    .where(and(inArray(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
+    .where(and(anyOf(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
 }
 
 /** The saved calendar timezones of these workspaces; workspaces without one are absent. */
@@ -30,6 +31,6 @@ export async function selectCalendarTimezones(ex: Executor, teamIds: string[]): 
   const found = await ex
     .select({ teamId: workspaceCalendars.teamId, timezone: workspaceCalendars.timezone })
     .from(workspaceCalendars)
-    .where(inArray(workspaceCalendars.teamId, teamIds));
+    .where(anyOf(workspaceCalendars.teamId, teamIds));
   return new Map(found.map((r) => [r.teamId, r.timezone]));
 }

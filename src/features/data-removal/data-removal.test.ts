@@ -108,6 +108,11 @@ async function seedWorkspace(t: TestApp, teamId: string, admin: string): Promise
   await db.execute(
     sql`insert into chat_events (event_id, team_id, received_at) values (${`Ev${teamId}`}, ${teamId}, ${now})`,
   );
+  await db.execute(
+    sql`insert into dm_turns (team_id, user_id, run_id, updated_at) values (${teamId}, ${gone}, 1, ${now})`,
+  );
+  await db.execute(sql`insert into dm_questions (run_id, user_id, question_index, team_id, ts, created_at)
+    values (1, ${gone}, 0, ${teamId}, '1795000000.000100', ${now})`);
   await db.execute(sql`insert into member_syncs (team_id, state) values (${teamId}, 'idle') on conflict do nothing`);
   await takeSlot(db, teamId, "chat.postMessage", SLACK_BUCKETS["chat.postMessage"], 0);
   await t.deps.queue.enqueue("members.sync", { teamId }, { startAfter: 3600 } as never);

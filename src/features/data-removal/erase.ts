@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import {
   type LikeValues,
@@ -34,12 +35,9 @@ export async function teamTables(ex: Executor): Promise<string[]> {
 const likeEscape = (value: string) => value.replace(/[\\%_]/g, "\\$&");
 const regexEscape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Any of the patterns, as one condition on `target`. */
+/** Any of the patterns, as one condition on `target` (one array parameter however many patterns). */
 function likeAny(target: SQL | ReturnType<typeof sql.identifier>, patterns: string[]): SQL {
-  return sql.join(
-    patterns.map((p) => sql`${target} like ${p}`),
-    sql` or `,
-  );
+  return sql`${target} like any(${pgArray("text", patterns)})`;
 }
 
 /** The statement that erases one person from one place; a row count comes back from each. */

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows, type Tx } from "../../db/client.ts";
 import { type KudoSource, kudos, members } from "../../db/schema.ts";
 
@@ -37,7 +38,7 @@ export async function selectMembersByName(
       and(
         eq(members.teamId, teamId),
         eq(members.active, true),
-        sql`(lower(${members.displayName}) in ${names} or lower(${members.realName}) in ${names})`,
+        sql`(${anyOf(sql`lower(${members.displayName})`, names)} or ${anyOf(sql`lower(${members.realName})`, names)})`,
       ),
     )
     .limit(50);

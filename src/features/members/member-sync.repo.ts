@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows, type Tx } from "../../db/client.ts";
 import { memberSyncs, members } from "../../db/schema.ts";
 
@@ -94,7 +95,7 @@ export async function deactivateUnchanged(
     .where(
       and(
         eq(members.teamId, teamId),
-        inArray(members.userId, userIds),
+        anyOf(members.userId, userIds),
         eq(members.active, true),
         or(lt(members.updatedAt, before), isNull(members.updatedAt)),
       ),

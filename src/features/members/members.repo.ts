@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { anyOf, pgArray } from "../../db/arrays.ts";
 import { type Db, type Executor, rows } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
 
@@ -39,7 +40,7 @@ export async function selectActiveMemberIds(ex: Executor, teamId: string, userId
   const found = await ex
     .select({ userId: members.userId })
     .from(members)
-    .where(and(eq(members.teamId, teamId), eq(members.active, true), inArray(members.userId, userIds)));
+    .where(and(eq(members.teamId, teamId), eq(members.active, true), anyOf(members.userId, userIds)));
   return found.map((r) => r.userId);
 }
 
@@ -53,7 +54,7 @@ export async function selectMemberStates(
   const found = await ex
     .select({ userId: members.userId, active: members.active })
     .from(members)
-    .where(and(eq(members.teamId, teamId), inArray(members.userId, userIds)));
+    .where(and(eq(members.teamId, teamId), anyOf(members.userId, userIds)));
   return new Map(found.map((r) => [r.userId, { active: r.active }]));
 }
 
@@ -67,7 +68,7 @@ export async function selectActiveMemberZones(
   return ex
     .select({ userId: members.userId, tz: members.tz })
     .from(members)
-    .where(and(eq(members.teamId, teamId), eq(members.active, true), inArray(members.userId, userIds)));
+    .where(and(eq(members.teamId, teamId), eq(members.active, true), anyOf(members.userId, userIds)));
 }
 
 /** The distinct timezones of each workspace's active members. */
@@ -76,7 +77,7 @@ export async function selectWorkspaceZones(ex: Executor, teamIds: string[]): Pro
   return ex
     .selectDistinct({ teamId: members.teamId, tz: members.tz })
     .from(members)
-    .where(and(inArray(members.teamId, teamIds), eq(members.active, true)));
+    .where(and(anyOf(members.teamId, teamIds), eq(members.active, true)));
 }
 
 /** The names these people go by in the workspace: real name, else display name; unknown ids are absent. */
@@ -85,7 +86,7 @@ export async function selectNames(ex: Executor, teamId: string, userIds: string[
   const found = await ex
     .select({ userId: members.userId, realName: members.realName, displayName: members.displayName })
     .from(members)
-    .where(and(eq(members.teamId, teamId), inArray(members.userId, userIds)));
+    .where(and(eq(members.teamId, teamId), anyOf(members.userId, userIds)));
   return new Map(found.map((m) => [m.userId, m.realName.trim() || m.displayName.trim() || m.userId]));
 }
 
@@ -138,7 +139,7 @@ async function upsertPeopleRows(
       .where(
         and(
           eq(members.teamId, teamId),
-          inArray(
+          anyOf(
             members.userId,
             gone.map((p) => p.userId),
           ),
@@ -148,37 +149,34 @@ async function upsertPeopleRows(
   }
   const people = opts.storeNewInactive ? all : all.filter((p) => p.active);
   if (people.length === 0) return;
-  await ex
-    .insert(members)
-    .values(
-      people.map((p) => ({
-        teamId,
-        userId: p.userId,
-        realName: p.realName,
-        displayName: p.displayName,
-        email: p.email,
-        tz: p.tz,
-        active: p.active,
-        role: (p.slackAdmin ? "admin" : "member") as Role,
-        slackAdmin: p.slackAdmin,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [members.teamId, members.userId],
-      set: {
-        realName: sql`excluded.real_name`,
-        displayName: sql`excluded.display_name`,
-        email: sql`excluded.email`,
-        tz: sql`excluded.tz`,
-        active: sql`excluded.active`,
-        // "is false", not "not": a flag never seen (null, rows from before it was stored) promotes no one.
-        role: sql`case when excluded.slack_admin and ${members.slackAdmin} is false then 'admin' else ${members.role} end`,
-        slackAdmin: sql`excluded.slack_admin`,
-        updatedAt: now,
-      },
-    });
+  const text = (pick: (p: SlackPerson) => string) => pgArray("text", people.map(pick));
+  const active = pgArray(
+    "bool",
+    people.map((p) => p.active),
+  );
+  const slackAdmin = pgArray(
+    "bool",
+    people.map((p) => p.slackAdmin),
+  );
+  const at = sql`${now.toISOString()}::timestamptz`;
+  // One array per column, not a row of parameters per person: any number of people fits in one statement. On a
+  // conflict the role is promoted only when Slack's flag turns on ("is false", not "not": a flag never seen, null
+  // on rows from before it was stored, promotes no one).
+  await ex.execute(
+    sql`insert into members (team_id, user_id, real_name, display_name, email, tz, active, role, slack_admin,
+                             created_at, updated_at)
+        select ${teamId}::text, p.user_id, p.real_name, p.display_name, p.email, p.tz, p.active,
+               case when p.slack_admin then 'admin' else 'member' end, p.slack_admin, ${at}, ${at}
+        from unnest(${text((p) => p.userId)}, ${text((p) => p.realName)}, ${text((p) => p.displayName)},
+                    ${text((p) => p.email)}, ${text((p) => p.tz)}, ${active}, ${slackAdmin})
+          with ordinality as p(user_id, real_name, display_name, email, tz, active, slack_admin, n)
+        order by p.n
+        on conflict (team_id, user_id) do update set
+          real_name = excluded.real_name, display_name = excluded.display_name, email = excluded.email,
+          tz = excluded.tz, active = excluded.active,
+          role = case when excluded.slack_admin and members.slack_admin is false then 'admin' else members.role end,
+          slack_admin = excluded.slack_admin, updated_at = excluded.updated_at`,
+  );
 }
 
 export async function setMemberRole(

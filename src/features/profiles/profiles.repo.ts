@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
+import { and, asc, eq, gt, isNotNull, or, type SQL, sql } from "drizzle-orm";
+import { anyOf, pgArray } from "../../db/arrays.ts";
+import { type Executor, rows } from "../../db/client.ts";
 import { members, profiles } from "../../db/schema.ts";
 
 export type ProfileRow = typeof profiles.$inferSelect;
@@ -107,16 +108,10 @@ export async function activeMembersByEmail(
   teamId: string,
   emails: string[],
 ): Promise<{ userId: string; email: string }[]> {
-  const out: { userId: string; email: string }[] = [];
-  for (let i = 0; i < emails.length; i += 1000) {
-    const chunk = emails.slice(i, i + 1000);
-    const found = await ex
-      .select({ userId: members.userId, email: sql<string>`lower(${members.email})` })
-      .from(members)
-      .where(and(eq(members.teamId, teamId), eq(members.active, true), inArray(sql`lower(${members.email})`, chunk)));
-    out.push(...found);
-  }
-  return out;
+  return ex
+    .select({ userId: members.userId, email: sql<string>`lower(${members.email})` })
+    .from(members)
+    .where(and(eq(members.teamId, teamId), eq(members.active, true), anyOf(sql`lower(${members.email})`, emails)));
 }
 
 /** The profiles of these members; with `lock`, locked until the transaction ends (the import decides under it). */
@@ -126,17 +121,12 @@ export async function readProfiles(
   userIds: string[],
   opts: { lock: boolean },
 ): Promise<ProfileRow[]> {
-  const out: ProfileRow[] = [];
-  for (let i = 0; i < userIds.length; i += 1000) {
-    const chunk = userIds.slice(i, i + 1000);
-    const query = ex
-      .select()
-      .from(profiles)
-      .where(and(eq(profiles.teamId, teamId), inArray(profiles.userId, chunk)))
-      .orderBy(asc(profiles.userId));
-    out.push(...(await (opts.lock ? query.for("update") : query)));
-  }
-  return out;
+  const query = ex
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.teamId, teamId), anyOf(profiles.userId, userIds)))
+    .orderBy(asc(profiles.userId));
+  return opts.lock ? query.for("update") : query;
 }
 
 export interface ImportWrite {
@@ -159,6 +149,7 @@ export async function writeImportRows(
   overwrite: boolean,
   now: Date,
 ): Promise<number> {
+  if (writes.length === 0) return 0;
   // May the import replace this stored (non-null) date? An admin's, or any with overwrite.
   const mayReplace = overwrite ? sql`true` : sql`${profiles.setByAdmin}`;
   const birthdayTaken = sql`(excluded.birth_month is not null and (${profiles.birthMonth} is null or ${mayReplace}))`;
@@ -166,27 +157,39 @@ export async function writeImportRows(
   // One of the member's own dates stays as it was: the dates are then still (partly) theirs.
   const memberDateStays = sql`(not ${profiles.setByAdmin} and (
     (${profiles.birthMonth} is not null and not ${birthdayTaken}) or (${profiles.startDate} is not null and not ${startTaken})))`;
-  let written = 0;
-  for (let i = 0; i < writes.length; i += 500) {
-    const chunk = writes.slice(i, i + 500);
-    const done = await ex
-      .insert(profiles)
-      .values(chunk.map((w) => ({ teamId, ...w, setByAdmin: true, updatedAt: now })))
-      .onConflictDoUpdate({
-        target: [profiles.teamId, profiles.userId],
-        set: {
-          birthMonth: sql`case when ${birthdayTaken} then excluded.birth_month else ${profiles.birthMonth} end`,
-          birthDay: sql`case when ${birthdayTaken} then excluded.birth_day else ${profiles.birthDay} end`,
-          startDate: sql`case when ${startTaken} then excluded.start_date else ${profiles.startDate} end`,
-          setByAdmin: sql`not ${memberDateStays}`,
-          updatedAt: now,
-        },
-        setWhere: sql`${birthdayTaken} or ${startTaken}`,
-      })
-      .returning({ userId: profiles.userId });
-    written += done.length;
-  }
-  return written;
+  const userIds = pgArray(
+    "text",
+    writes.map((w) => w.userId),
+  );
+  const month = pgArray(
+    "int2",
+    writes.map((w) => w.birthMonth),
+  );
+  const day = pgArray(
+    "int2",
+    writes.map((w) => w.birthDay),
+  );
+  const start = pgArray(
+    "date",
+    writes.map((w) => w.startDate),
+  );
+  // One array per column: an import of any size is one statement of constant text.
+  const done = await rows<{ user_id: string }>(
+    ex,
+    sql`insert into profiles (team_id, user_id, birth_month, birth_day, start_date, set_by_admin, updated_at)
+        select ${teamId}::text, w.user_id, w.birth_month, w.birth_day, w.start_date, true, ${now.toISOString()}::timestamptz
+        from unnest(${userIds}, ${month}, ${day}, ${start}) with ordinality as w(user_id, birth_month, birth_day, start_date, n)
+        order by w.n
+        on conflict (team_id, user_id) do update set
+          birth_month = case when ${birthdayTaken} then excluded.birth_month else ${profiles.birthMonth} end,
+          birth_day = case when ${birthdayTaken} then excluded.birth_day else ${profiles.birthDay} end,
+          start_date = case when ${startTaken} then excluded.start_date else ${profiles.startDate} end,
+          set_by_admin = not ${memberDateStays},
+          updated_at = excluded.updated_at
+        where ${birthdayTaken} or ${startTaken}
+        returning user_id`,
+  );
+  return done.length;
 }
 
 export interface CelebrationProfile {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { type RuleTrigger, ruleFirings, rules } from "../../db/schema.ts";
 import type { RuleRow } from "./rules.repo.ts";
@@ -24,10 +25,7 @@ export async function claimFirings(ex: Executor, triggers: RuleTrigger[], s: Fir
         select r.team_id, r.id, ${s.runId}::bigint, ${s.responseId}::bigint, ${s.at.toISOString()}::timestamptz
         from rules r
         where r.team_id = ${s.teamId} and r.active
-          and r.trigger in (${sql.join(
-            triggers.map((t) => sql`${t}`),
-            sql`, `,
-          )})
+          and ${anyOf(sql`r.trigger`, triggers)}
           and (r.schedule_id is null or r.schedule_id = ${s.scheduleId})
         order by r.id
         on conflict do nothing

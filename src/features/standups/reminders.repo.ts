@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { runParticipants, standupRuns } from "../../db/schema.ts";
 import { reminderAfterAsk } from "./run-rules.ts";
@@ -51,9 +52,8 @@ export async function claimDueReminders(ex: Executor, now: Date, notBefore: Date
 /** The run's `reminded_at` (history, export): when its first reminders went out. */
 export async function markRunsReminded(ex: Executor, runIds: number[], now: Date): Promise<void> {
   if (runIds.length === 0) return;
-  // One array parameter, however many runs (a bind parameter per id would grow with the list).
   await ex
     .update(standupRuns)
     .set({ remindedAt: now })
-    .where(and(sql`${standupRuns.id} = any(${`{${runIds.join(",")}}`}::int8[])`, isNull(standupRuns.remindedAt)));
+    .where(and(sql`${standupRuns.id} = any(${pgArray("int8", runIds)})`, isNull(standupRuns.remindedAt)));
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { anyOf, pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
 
@@ -12,7 +13,7 @@ export async function existingRunKeys(ex: Executor, scheduleIds: string[], fromD
   const found = await ex
     .select({ scheduleId: standupRuns.scheduleId, localDate: standupRuns.localDate })
     .from(standupRuns)
-    .where(and(inArray(standupRuns.scheduleId, scheduleIds), sql`${standupRuns.localDate} >= ${fromDate}`));
+    .where(and(anyOf(standupRuns.scheduleId, scheduleIds), sql`${standupRuns.localDate} >= ${fromDate}`));
   return new Set(found.map((r) => `${r.scheduleId}|${r.localDate}`));
 }
 
@@ -92,20 +93,19 @@ export async function addParticipants(
   away: ReadonlySet<string> = new Set(),
 ): Promise<string[]> {
   if (userIds.length === 0) return [];
-  const inserted = await ex
-    .insert(runParticipants)
-    .values(
-      userIds.map((userId) => ({
-        runId: run.id,
-        userId,
-        teamId: run.teamId,
-        status: away.has(userId) ? ("away" as const) : ("asked" as const),
-        createdAt: now,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ userId: runParticipants.userId, status: runParticipants.status });
-  return inserted.filter((r) => r.status === "asked").map((r) => r.userId);
+  // One array per column (not a row of parameters per person): any channel size fits in one statement.
+  const inserted = await rows<{ user_id: string; status: string }>(
+    ex,
+    sql`insert into run_participants (run_id, user_id, team_id, status, created_at)
+        select ${run.id}::bigint, u.user_id, ${run.teamId}::text,
+               case when u.user_id = any(${pgArray("text", [...away])}) then 'away' else 'asked' end,
+               ${now.toISOString()}::timestamptz
+        from unnest(${pgArray("text", userIds)}) with ordinality as u(user_id, n)
+        order by u.n
+        on conflict do nothing
+        returning user_id, status`,
+  );
+  return inserted.filter((r) => r.status === "asked").map((r) => r.user_id);
 }
 
 /** A member-timezone participant as planned at fan-out: their own ask, reminder and window on the run's date. */
@@ -129,23 +129,33 @@ export async function addPendingParticipants(
   away: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   if (planned.length === 0) return 0;
-  const inserted = await ex
-    .insert(runParticipants)
-    .values(
-      planned.map((p) => ({
-        runId: run.id,
-        userId: p.userId,
-        teamId: run.teamId,
-        status: away.has(p.userId) ? ("away" as const) : ("pending" as const),
-        askAt: p.askAt,
-        remindAt: p.remindAt,
-        closesAt: p.closesAt,
-        localDate: run.localDate,
-        createdAt: now,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ userId: runParticipants.userId });
+  const inserted = await rows<{ user_id: string }>(
+    ex,
+    sql`insert into run_participants (run_id, user_id, team_id, status, ask_at, remind_at, closes_at, local_date,
+                                      created_at)
+        select ${run.id}::bigint, p.user_id, ${run.teamId}::text,
+               case when p.user_id = any(${pgArray("text", [...away])}) then 'away' else 'pending' end,
+               p.ask_at, p.remind_at, p.closes_at, ${run.localDate}::date, ${now.toISOString()}::timestamptz
+        from unnest(${pgArray(
+          "text",
+          planned.map((p) => p.userId),
+        )}, ${pgArray(
+          "timestamptz",
+          planned.map((p) => p.askAt),
+        )},
+                    ${pgArray(
+                      "timestamptz",
+                      planned.map((p) => p.remindAt),
+                    )},
+                    ${pgArray(
+                      "timestamptz",
+                      planned.map((p) => p.closesAt),
+                    )})
+          with ordinality as p(user_id, ask_at, remind_at, closes_at, n)
+        order by p.n
+        on conflict do nothing
+        returning user_id`,
+  );
   return inserted.length;
 }
 

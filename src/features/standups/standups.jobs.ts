@@ -97,8 +97,11 @@ async function fanout(deps: Deps, teamId: string, runId: number, timing?: Member
     await assertLive(tx, run);
     const away = await selectAwayOn(tx, teamId, participants, run.localDate);
     const fresh = await addParticipants(tx, run, participants, deps.clock.now(), away);
-    for (const [i, userId] of fresh.entries())
-      await deps.queue.enqueue("standup.ask", { teamId, runId, userId }, { tx, priority: -i });
+    await deps.queue.enqueueMany(
+      "standup.ask",
+      fresh.map((userId) => ({ teamId, runId, userId })),
+      { tx, priority: (i) => -i },
+    );
     return fresh.length;
   });
   if (participants.length === 0) deps.metrics.runsSkipped.inc({ reason: "nobody_to_ask" });

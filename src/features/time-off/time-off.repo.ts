@@ -1,4 +1,5 @@
-import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
+import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows, type Tx } from "../../db/client.ts";
 import { timeOff } from "../../db/schema.ts";
 
@@ -27,7 +28,7 @@ export async function selectAwayOn(
     .where(
       and(
         eq(timeOff.teamId, teamId),
-        inArray(timeOff.userId, [...new Set(userIds)]),
+        anyOf(timeOff.userId, [...new Set(userIds)]),
         lte(timeOff.startDate, date),
         gte(timeOff.endDate, date),
       ),

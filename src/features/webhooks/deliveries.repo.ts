@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, lte, ne, sql } from "drizzle-orm";
-import type { Executor, Tx } from "../../db/client.ts";
+import { pgArray } from "../../db/arrays.ts";
+import { type Executor, rows, type Tx } from "../../db/client.ts";
 import { installations, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -16,11 +17,40 @@ export interface NewDelivery {
 /** Pending and due at once. One per (endpoint, message): a message seen twice is not delivered twice. */
 export async function insertDeliveries(tx: Tx, list: NewDelivery[]): Promise<{ id: number; teamId: string }[]> {
   if (list.length === 0) return [];
-  return tx
-    .insert(webhookDeliveries)
-    .values(list.map((d) => ({ ...d, status: "pending" as const, attempts: 0, nextAttemptAt: d.createdAt })))
-    .onConflictDoNothing()
-    .returning({ id: webhookDeliveries.id, teamId: webhookDeliveries.teamId, attempts: webhookDeliveries.attempts });
+  const column = <T>(pick: (d: NewDelivery) => T) => list.map(pick);
+  // One array per column: the statement's parameters do not grow with the number of endpoints.
+  const created = await rows<{ id: number | string; team_id: string }>(
+    tx,
+    sql`insert into webhook_deliveries (team_id, endpoint_id, message_id, type, payload, status, attempts,
+                                        next_attempt_at, created_at)
+        select d.team_id, d.endpoint_id, d.message_id, d.type, d.payload, 'pending', 0, d.created_at, d.created_at
+        from unnest(${pgArray(
+          "text",
+          column((d) => d.teamId),
+        )}, ${pgArray(
+          "int4",
+          column((d) => d.endpointId),
+        )},
+                    ${pgArray(
+                      "text",
+                      column((d) => d.messageId),
+                    )}, ${pgArray(
+                      "text",
+                      column((d) => d.type),
+                    )},
+                    ${pgArray(
+                      "text",
+                      column((d) => d.payload),
+                    )}, ${pgArray(
+                      "timestamptz",
+                      column((d) => d.createdAt),
+                    )})
+          with ordinality as d(team_id, endpoint_id, message_id, type, payload, created_at, n)
+        order by d.n
+        on conflict do nothing
+        returning id, team_id`,
+  );
+  return created.map((c) => ({ id: Number(c.id), teamId: c.team_id }));
 }
 
 /** What an attempt needs, taken with the claim. */

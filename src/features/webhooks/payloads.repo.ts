@@ -1,4 +1,5 @@
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
+import { anyOf } from "../../db/arrays.ts";
 import type { Executor } from "../../db/client.ts";
 import { members, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
 
@@ -102,7 +103,7 @@ export async function selectNames(ex: Executor, teamId: string, userIds: string[
   const found = await ex
     .select({ userId: members.userId, realName: members.realName, displayName: members.displayName })
     .from(members)
-    .where(and(eq(members.teamId, teamId), inArray(members.userId, ids)));
+    .where(and(eq(members.teamId, teamId), anyOf(members.userId, ids)));
   return new Map(found.map((m) => [m.userId, m.realName.trim() || m.displayName.trim() || m.userId]));
 }
 
