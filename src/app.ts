@@ -9,7 +9,13 @@ import { dataRemovalRoutes } from "./features/data-removal/index.ts";
 import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
-import { installListeners, installRoutes } from "./features/install/index.ts";
+import {
+  installListeners,
+  installRoutes,
+  startTokenCheckScheduler,
+  tokenCheckJobs,
+  watchRefusedTokens,
+} from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { maintenanceJobs, startMaintenanceScheduler } from "./features/maintenance/index.ts";
 import { manifestRoutes } from "./features/manifest/index.ts";
@@ -80,6 +86,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
       await client.views.publish({ user_id: userId, view: await buildHomeView(d, teamId, userId) });
     }),
   ]);
+  watchRefusedTokens(deps);
+  tokenCheckJobs(deps);
   memberJobs(deps);
   standupJobs(deps);
   ruleJobs(deps);
@@ -125,6 +133,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopCelebrations: StopTicker | undefined;
   let stopMemberSync: StopTicker | undefined;
   let stopMaintenance: StopTicker | undefined;
+  let stopTokenCheck: StopTicker | undefined;
   return {
     deps,
     server,
@@ -138,6 +147,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopCelebrations = startCelebrationsScheduler(deps);
         stopMemberSync = startMemberSyncScheduler(deps);
         stopMaintenance = startMaintenanceScheduler(deps);
+        stopTokenCheck = startTokenCheckScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -149,9 +159,15 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         const fetching = deps.queue.stopFetching();
         // No further ticks; a tick in progress finishes while the requests drain.
         const ticks = Promise.all(
-          [stopScheduler, stopSweeper, stopDigests, stopCelebrations, stopMemberSync, stopMaintenance].map((stop) =>
-            stop?.(),
-          ),
+          [
+            stopScheduler,
+            stopSweeper,
+            stopDigests,
+            stopCelebrations,
+            stopMemberSync,
+            stopMaintenance,
+            stopTokenCheck,
+          ].map((stop) => stop?.()),
         );
         // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to
         // requests arriving on busy ones, and resolves once every in-flight request has been answered.

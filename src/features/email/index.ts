@@ -2,5 +2,6 @@
 export { DIGEST_HOUR, DIGEST_TICK_MS, digestTick, dueDigestWeek, startDigestScheduler } from "./digest.scheduler.ts";
 export { deliverEmail, emailJobs } from "./email.jobs.ts";
 export { emailRoutes } from "./email.routes.ts";
+export { queueReinstallEmails } from "./reinstall.service.ts";
 export { unsubscribeUrl } from "./unsubscribe.token.ts";
 export { queueWelcome, WELCOME_KEY } from "./welcome.service.ts";

@@ -1,4 +1,5 @@
 /** The install feature's public face: app.ts wires it in from here. */
-export { installListeners } from "./install.listeners.ts";
+export { installListeners, watchRefusedTokens } from "./install.listeners.ts";
 export { installRoutes } from "./install.routes.ts";
 export { BOT_SCOPES, installUrl } from "./install.service.ts";
+export { startTokenCheckScheduler, tokenCheckJobs, tokenCheckTick } from "./token-check.ts";
