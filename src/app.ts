@@ -2,6 +2,7 @@ import type { App as BoltApp } from "@slack/bolt";
 import type { FastifyInstance } from "fastify";
 import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
+import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import type { Deps } from "./deps.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
@@ -83,10 +84,11 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     kudosListeners,
     profileListeners,
     timeOffListeners(async (d, client, teamId, userId) => {
-      await client.views.publish({ user_id: userId, view: await buildHomeView(d, teamId, userId) });
+      await publishView(d, client, teamId, { user_id: userId, view: await buildHomeView(d, teamId, userId) });
     }),
   ]);
   watchRefusedTokens(deps);
+  chatJobs(deps);
   tokenCheckJobs(deps);
   memberJobs(deps);
   standupJobs(deps);
