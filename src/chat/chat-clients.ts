@@ -64,6 +64,9 @@ export class ChatClients {
     const teamId = this.#teamOfToken.get(token);
     if (!teamId || !this.#onTokenRefused) return;
     try {
+      // A call still carrying the token from before a reinstall says nothing about the new one.
+      const inst = await findActiveInstallation(this.db, teamId);
+      if (!inst || decryptSecret(this.encryptionKey, inst.botTokenEnc) !== token) return;
       await this.#onTokenRefused(teamId, code);
     } catch (err) {
       this.log.warn({ team_id: teamId, code, err: String(err) }, "marking a refused token failed");

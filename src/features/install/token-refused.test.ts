@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { emailClaims, useFakeEmail } from "../../../test/support/email.ts";
 import { findInstallation } from "../../chat/installations.repo.ts";
+import { makeWebClient } from "../../chat/web-client.ts";
 import { rows } from "../../db/client.ts";
 import { issueLoginToken } from "../session/index.ts";
 import { BOT_SCOPES } from "./install.service.ts";
@@ -197,6 +198,17 @@ describe("a token Slack refused", async () => {
       tokenRefusedAt: null,
       tokenRefusedError: null,
     });
+    // A call still made with the old token (a job that read it before the reinstall) is refused: the new stays.
+    const stale = makeWebClient(
+      t.deps.config,
+      t.deps.log,
+      `xoxb-${teamId}-old`,
+      "read",
+      undefined,
+      t.deps.chat.tokenRefused,
+    );
+    await expect(stale.auth.test()).rejects.toThrow(/token_revoked/);
+    expect((await findInstallation(t.deps.db, teamId))?.tokenRefusedAt).toBeNull();
     const before = t.fake.callsTo("views.publish").length;
     await home();
     await t.app.settle();
