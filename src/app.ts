@@ -2,6 +2,7 @@ import type { App as BoltApp } from "@slack/bolt";
 import type { FastifyInstance } from "fastify";
 import { createBolt } from "./chat/bolt.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
+import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import type { Deps } from "./deps.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
@@ -9,7 +10,13 @@ import { dataRemovalRoutes } from "./features/data-removal/index.ts";
 import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/index.ts";
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
-import { installListeners, installRoutes } from "./features/install/index.ts";
+import {
+  installListeners,
+  installRoutes,
+  startTokenCheckScheduler,
+  tokenCheckJobs,
+  watchRefusedTokens,
+} from "./features/install/index.ts";
 import { kudosJobs, kudosListeners, kudosRoutes } from "./features/kudos/index.ts";
 import { maintenanceJobs, startMaintenanceScheduler } from "./features/maintenance/index.ts";
 import { manifestRoutes } from "./features/manifest/index.ts";
@@ -77,9 +84,12 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     kudosListeners,
     profileListeners,
     timeOffListeners(async (d, client, teamId, userId) => {
-      await client.views.publish({ user_id: userId, view: await buildHomeView(d, teamId, userId) });
+      await publishView(d, client, teamId, { user_id: userId, view: await buildHomeView(d, teamId, userId) });
     }),
   ]);
+  watchRefusedTokens(deps);
+  chatJobs(deps);
+  tokenCheckJobs(deps);
   memberJobs(deps);
   standupJobs(deps);
   ruleJobs(deps);
@@ -125,6 +135,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopCelebrations: StopTicker | undefined;
   let stopMemberSync: StopTicker | undefined;
   let stopMaintenance: StopTicker | undefined;
+  let stopTokenCheck: StopTicker | undefined;
   return {
     deps,
     server,
@@ -138,6 +149,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopCelebrations = startCelebrationsScheduler(deps);
         stopMemberSync = startMemberSyncScheduler(deps);
         stopMaintenance = startMaintenanceScheduler(deps);
+        stopTokenCheck = startTokenCheckScheduler(deps);
       }
     },
     settle: () => receiver.settle(),
@@ -149,9 +161,15 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         const fetching = deps.queue.stopFetching();
         // No further ticks; a tick in progress finishes while the requests drain.
         const ticks = Promise.all(
-          [stopScheduler, stopSweeper, stopDigests, stopCelebrations, stopMemberSync, stopMaintenance].map((stop) =>
-            stop?.(),
-          ),
+          [
+            stopScheduler,
+            stopSweeper,
+            stopDigests,
+            stopCelebrations,
+            stopMemberSync,
+            stopMaintenance,
+            stopTokenCheck,
+          ].map((stop) => stop?.()),
         );
         // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to
         // requests arriving on busy ones, and resolves once every in-flight request has been answered.

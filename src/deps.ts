@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import pino, { type Logger } from "pino";
-import { ChatClients } from "./chat/chat-clients.ts";
-import { payloadRefused } from "./chat/slack-errors.ts";
+import { ChatClients, InstallationGoneError } from "./chat/chat-clients.ts";
+import { payloadRefused, tokenRefused } from "./chat/slack-errors.ts";
 import type { Config } from "./config.ts";
 import { type Database, type Db, openDatabase } from "./db/client.ts";
 import { runMigrations } from "./db/migrate.ts";
@@ -158,6 +158,18 @@ export interface BuildDepsOptions {
   outbound?: Partial<Outbound>;
 }
 
+/**
+ * Errors no retry can change, whatever the job: a payload Slack refused (invalid_blocks, msg_too_long, …), a token
+ * Slack refused (the workspace is marked as needing reinstall as the call fails: ChatClients.tokenRefused), and a
+ * workspace no longer installed (uninstalled, or marked so since the job was queued: it ends without calling Slack).
+ */
+export function slackGiveUp(err: unknown): string | undefined {
+  if (err instanceof InstallationGoneError) return "the workspace is not installed";
+  const refused = tokenRefused(err);
+  if (refused !== undefined) return `Slack refused the workspace's token: ${refused}`;
+  return payloadRefused(err);
+}
+
 export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Promise<Deps> {
   const log = opts.log ?? createLogger(config);
   const database = opts.database ?? (await openDatabase(config.databaseUrl));
@@ -169,9 +181,8 @@ export async function buildDeps(config: Config, opts: BuildDepsOptions = {}): Pr
     tokenEncryption: deriveKey(config.sessionSecretKey, "token-encryption"),
     emailUnsubscribe: deriveKey(config.sessionSecretKey, "email-unsubscribe"),
   };
-  // A payload Slack refused (invalid_blocks, msg_too_long, …) is refused again on every retry: the job gives up.
   const metrics = new Metrics();
-  const queue = new JobQueue(database, log, opts.queue, { giveUpOn: payloadRefused, metrics });
+  const queue = new JobQueue(database, log, opts.queue, { giveUpOn: slackGiveUp, metrics });
   metrics.readQueueDepthsFrom(() => queue.depths());
   const chat = new ChatClients(config, database.db, keys.tokenEncryption, log, metrics);
   const outbound = { ...systemOutbound, ...opts.outbound };

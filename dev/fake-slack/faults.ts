@@ -16,6 +16,8 @@ export function mulberry32(seed: number): () => number {
 export class Faults {
   readonly #queues = new Map<string, Array<{ fault: Fault; left: number }>>();
   #random: { cfg: RandomFaults; next: () => number } | null = null;
+  /** Every method's first call from now on gets this fault (once per method); null: off. */
+  #firstCall: { fault: Fault; seen: Set<string> } | null = null;
 
   add(method: string, fault: Fault, times: number): void {
     if (!Number.isInteger(times) || times < 1) throw new Error(`fake-slack: times must be a positive integer`);
@@ -33,6 +35,10 @@ export class Faults {
     this.#random = cfg ? { cfg, next: mulberry32(cfg.seed) } : null;
   }
 
+  failFirstCallOfEachMethod(fault: Fault | null): void {
+    this.#firstCall = fault ? { fault, seen: new Set() } : null;
+  }
+
   /** Scheduled faults win; the PRNG advances only on calls they leave alone, so its pattern depends on the seed only. */
   take(method: string): Fault | undefined {
     const queue = this.#queues.get(method);
@@ -41,6 +47,10 @@ export class Faults {
       head.left -= 1;
       if (head.left === 0) queue.shift();
       return head.fault;
+    }
+    if (this.#firstCall && !this.#firstCall.seen.has(method)) {
+      this.#firstCall.seen.add(method);
+      return this.#firstCall.fault;
     }
     const random = this.#random;
     if (random && (random.cfg.method === undefined || random.cfg.method === method)) {
@@ -52,6 +62,7 @@ export class Faults {
   clear(): void {
     this.#queues.clear();
     this.#random = null;
+    this.#firstCall = null;
   }
 }
 

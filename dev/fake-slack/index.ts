@@ -232,6 +232,14 @@ export class FakeSlack {
     this.#faults.add(method, fault, times);
   }
 
+  /**
+   * From now on the first call to each method (whichever it is) gets `fault`, later calls to it are handled as
+   * usual: "every method answers 429 once". null turns it off; reset() too.
+   */
+  failFirstCallOfEachMethod(fault: Fault | null): void {
+    this.#faults.failFirstCallOfEachMethod(fault);
+  }
+
   /** Faults a seeded-random fraction of calls (to one method, or all); null turns it off. */
   setRandomFaults(cfg: RandomFaults | null): void {
     this.#faults.setRandom(cfg);

@@ -18,7 +18,8 @@ export function createBolt(deps: Deps, receiver: FastifyReceiver, groups: Listen
     logger,
     logLevel: slackLevelFor(deps.log.level),
     // Calls made inside listeners (views.open must use the trigger within 3 s) are not retried.
-    clientOptions: webClientOptions(deps.config, "post", logger, deps.metrics),
+    // A refused token met in a listener marks its workspace as a job's would (ChatClients.tokenRefused).
+    clientOptions: webClientOptions(deps.config, "post", logger, deps.metrics, deps.chat.tokenRefused),
     authorize: async ({ teamId }) => {
       if (!teamId) throw new Error("event without a team");
       const auth = await deps.chat.authorize(teamId);

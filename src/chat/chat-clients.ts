@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { decryptSecret } from "../lib/crypto.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { findActiveInstallation } from "./installations.repo.ts";
-import { makeWebClient } from "./web-client.ts";
+import { makeWebClient, type TokenRefusedHook } from "./web-client.ts";
 
 export class InstallationGoneError extends Error {
   constructor(readonly teamId: string) {
@@ -29,10 +29,19 @@ export const AUTHORIZE_TTL_MS = 5_000;
 /** Workspaces whose installation is held at once; past it the least recently read is dropped. */
 const AUTHORIZE_CACHE_MAX = 10_000;
 
+/**
+ * What happens when Slack refuses a workspace's token (TOKEN_REFUSED): the install feature marks the installation
+ * as needing reinstall (app.ts wires it). Errors it throws are logged, never handed to the call that met the refusal.
+ */
+export type OnTokenRefused = (teamId: string, code: string) => Promise<void>;
+
 /** Web API clients per workspace, built from the stored (encrypted) bot token. */
 export class ChatClients {
   readonly #clients = new Map<string, { read: WebClient; post: WebClient }>();
   readonly #auth = new Map<string, { value: Promise<TeamAuth | undefined>; until: number }>();
+  /** The workspace of each token this instance decrypted: Bolt's listener clients carry only the token. */
+  readonly #teamOfToken = new Map<string, string>();
+  #onTokenRefused: OnTokenRefused | undefined;
 
   constructor(
     private readonly config: Config,
@@ -41,6 +50,34 @@ export class ChatClients {
     private readonly log: Logger,
     private readonly metrics?: Metrics,
   ) {}
+
+  /** Set once at start (app.ts): who is told when Slack refuses a workspace's token. */
+  onTokenRefused(handler: OnTokenRefused): void {
+    this.#onTokenRefused = handler;
+  }
+
+  /**
+   * For every Web API client's fetch (ours and Bolt's): Slack refused `token`. The workspace it belongs to is marked
+   * before the caller sees the error, so a job that then gives up finds its workspace marked.
+   */
+  readonly tokenRefused: TokenRefusedHook = async (token, code) => {
+    const teamId = this.#teamOfToken.get(token);
+    if (!teamId || !this.#onTokenRefused) return;
+    try {
+      // A call still carrying the token from before a reinstall says nothing about the new one.
+      const inst = await findActiveInstallation(this.db, teamId);
+      if (!inst || decryptSecret(this.encryptionKey, inst.botTokenEnc) !== token) return;
+      await this.#onTokenRefused(teamId, code);
+    } catch (err) {
+      this.log.warn({ team_id: teamId, code, err: String(err) }, "marking a refused token failed");
+    }
+  };
+
+  #remember(token: string, teamId: string): void {
+    this.#teamOfToken.delete(token);
+    this.#teamOfToken.set(token, teamId);
+    if (this.#teamOfToken.size > AUTHORIZE_CACHE_MAX) this.#teamOfToken.delete(this.#teamOfToken.keys().next().value!);
+  }
 
   /** A client without a token, for `oauth.v2.access`. */
   anonymous(): WebClient {
@@ -60,9 +97,12 @@ export class ChatClients {
       this.#auth.set(teamId, held);
       return held.value;
     }
-    const value = findActiveInstallation(this.db, teamId).then((inst) =>
-      inst ? { botToken: decryptSecret(this.encryptionKey, inst.botTokenEnc), botUserId: inst.botUserId } : undefined,
-    );
+    const value = findActiveInstallation(this.db, teamId).then((inst) => {
+      if (!inst) return undefined;
+      const botToken = decryptSecret(this.encryptionKey, inst.botTokenEnc);
+      this.#remember(botToken, teamId);
+      return { botToken, botUserId: inst.botUserId };
+    });
     const entry = { value, until: now + AUTHORIZE_TTL_MS };
     this.#auth.delete(teamId);
     this.#auth.set(teamId, entry);
@@ -84,11 +124,12 @@ export class ChatClients {
     const inst = await findActiveInstallation(this.db, teamId);
     if (!inst) throw new InstallationGoneError(teamId);
     const token = decryptSecret(this.encryptionKey, inst.botTokenEnc);
+    this.#remember(token, teamId);
     let pair = this.#clients.get(token);
     if (!pair) {
       pair = {
-        read: makeWebClient(this.config, this.log, token, "read", this.metrics),
-        post: makeWebClient(this.config, this.log, token, "post", this.metrics),
+        read: makeWebClient(this.config, this.log, token, "read", this.metrics, this.tokenRefused),
+        post: makeWebClient(this.config, this.log, token, "post", this.metrics, this.tokenRefused),
       };
       this.#clients.set(token, pair);
     }

@@ -20,13 +20,17 @@ export async function findActiveInstallation(ex: Executor, teamId: string): Prom
 }
 
 /**
- * Insert or refresh the installation; reinstalling clears `uninstalled_at` (`access_ended_at` stays). The row is
+ * Insert or refresh the installation; reinstalling clears `uninstalled_at` and a refused token's mark
+ * (`access_ended_at` stays). The row is
  * locked first, so `reactivated` says for certain whether this brought back an uninstalled workspace (as opposed to
  * a first install, or re-authorising one still installed).
  */
 export async function upsertInstallation(
   ex: Executor,
-  row: Omit<Installation, "installedAt" | "updatedAt" | "uninstalledAt" | "accessEndedAt">,
+  row: Omit<
+    Installation,
+    "installedAt" | "updatedAt" | "uninstalledAt" | "accessEndedAt" | "tokenRefusedAt" | "tokenRefusedError"
+  >,
   now: Date,
 ): Promise<{ reactivated: boolean }> {
   const [before] = await ex
@@ -36,7 +40,14 @@ export async function upsertInstallation(
     .for("update");
   await ex
     .insert(installations)
-    .values({ ...row, installedAt: now, updatedAt: now, uninstalledAt: null })
+    .values({
+      ...row,
+      installedAt: now,
+      updatedAt: now,
+      uninstalledAt: null,
+      tokenRefusedAt: null,
+      tokenRefusedError: null,
+    })
     .onConflictDoUpdate({
       target: installations.teamId,
       set: {
@@ -47,6 +58,9 @@ export async function upsertInstallation(
         installerUserId: row.installerUserId,
         updatedAt: now,
         uninstalledAt: null,
+        // A new token: whatever Slack refused before no longer applies.
+        tokenRefusedAt: null,
+        tokenRefusedError: null,
       },
     });
   return { reactivated: Boolean(before?.uninstalledAt) };
@@ -63,4 +77,29 @@ export async function markUninstalled(ex: Executor, teamId: string, now: Date): 
     .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt)))
     .returning({ teamId: installations.teamId });
   return res.length > 0;
+}
+
+/**
+ * Marks the workspace as needing reinstall because Slack refused its token: uninstalled (so every check that stops
+ * work and access for an uninstalled workspace applies) with the refusal recorded. False when it was already
+ * uninstalled: only the first refusal marks it. The caller ends the access in the same transaction (as after
+ * markUninstalled).
+ */
+export async function markTokenRefused(ex: Executor, teamId: string, code: string, now: Date): Promise<boolean> {
+  const res = await ex
+    .update(installations)
+    .set({ uninstalledAt: now, accessEndedAt: now, updatedAt: now, tokenRefusedAt: now, tokenRefusedError: code })
+    .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt)))
+    .returning({ teamId: installations.teamId });
+  return res.length > 0;
+}
+
+/** The installed workspaces (not uninstalled, token not refused), for the daily token check. */
+export async function installedTeamIds(ex: Executor): Promise<string[]> {
+  const res = await ex
+    .select({ teamId: installations.teamId })
+    .from(installations)
+    .where(isNull(installations.uninstalledAt))
+    .orderBy(installations.teamId);
+  return res.map((r) => r.teamId);
 }

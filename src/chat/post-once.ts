@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.ts";
 import { chatPosts, type PostState } from "../db/schema.ts";
+import { RetryLaterError } from "../lib/retry-later.ts";
 import { honourRetryAfter, pace, retryAfterSeconds } from "./rate-buckets.ts";
 
 export interface PostSpec {
@@ -50,6 +51,8 @@ type ErrorKind = "definite" | "ambiguous";
  * posted the message anyway, so the next attempt looks for it before posting again.
  */
 export function classifySlackError(err: unknown): ErrorKind {
+  // Paced out or told to wait before the call was made: nothing reached Slack.
+  if (err instanceof RetryLaterError) return "definite";
   const code = (err as { code?: string })?.code;
   if (code === "slack_webapi_platform_error" || code === "slack_webapi_rate_limited_error") return "definite";
   return "ambiguous";

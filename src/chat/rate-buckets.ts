@@ -27,10 +27,17 @@ export interface BucketRule {
  * standup's asks go out in about eight minutes).
  * conversations.open is tier 3: 50+ a minute, "sporadic bursts welcome": 100 may go at once, then 100 a minute (a
  * person's DM is opened once, for their first standup: standups.jobs.ts reuses it).
+ * reactions.add and chat.update are tier 3 as well, chat.postEphemeral and views.publish tier 4 (100+ a minute): each
+ * at its documented floor, so a busy workspace's calls spread out instead of meeting a 429.
+ * views.open has no bucket: its trigger lives 3 s, and a take that had to wait would spend it (slack-calls.ts).
  */
 export const SLACK_BUCKETS = {
   "chat.postMessage": { intervalMs: 100, burst: 100 },
   "conversations.open": { intervalMs: 600, burst: 100 },
+  "reactions.add": { intervalMs: 1_200, burst: 50 },
+  "chat.update": { intervalMs: 1_200, burst: 50 },
+  "chat.postEphemeral": { intervalMs: 600, burst: 100 },
+  "views.publish": { intervalMs: 600, burst: 100 },
 } as const satisfies Record<string, BucketRule>;
 export type SlackBucket = keyof typeof SLACK_BUCKETS;
 
@@ -133,6 +140,10 @@ export function retryAfterSeconds(err: unknown): number | undefined {
 const RETRY_AFTER_HOLDS: Record<SlackBucket, "call" | "workspace"> = {
   "chat.postMessage": "call",
   "conversations.open": "workspace",
+  "reactions.add": "workspace",
+  "chat.update": "workspace",
+  "chat.postEphemeral": "workspace",
+  "views.publish": "workspace",
 };
 
 /**

@@ -63,6 +63,19 @@ const AUTH_REFUSED = new Set([
   "team_access_not_granted",
 ]);
 
+/**
+ * Errors that say Slack no longer accepts the token at all (revoked, expired, the workspace or bot deactivated): the
+ * installation is marked as needing reinstall the first time one is seen (ChatClients), and nothing is retried.
+ * Scope errors (missing_scope, no_permission) are not among them: the token works for other calls.
+ */
+export const TOKEN_REFUSED = new Set(["invalid_auth", "account_inactive", "token_revoked", "token_expired"]);
+
+/** The Slack error code when Slack no longer accepts the token (see TOKEN_REFUSED), else undefined. */
+export function tokenRefused(err: unknown): string | undefined {
+  const code = slackErrorCode(err);
+  return code !== undefined && TOKEN_REFUSED.has(code) ? code : undefined;
+}
+
 /** The metrics outcome of a Slack error code (`ok: false`): a few classes, whatever codes Slack adds. */
 export function slackErrorClass(code: string): SlackCallOutcome {
   if (code === "ratelimited" || code === "rate_limited") return "rate_limited";

@@ -2,7 +2,7 @@ import { WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Metrics, SlackCallOutcome } from "../lib/metrics.ts";
-import { slackErrorClass } from "./slack-errors.ts";
+import { slackErrorClass, TOKEN_REFUSED } from "./slack-errors.ts";
 import { slackLogger } from "./slack-logger.ts";
 
 type FetchFunction = NonNullable<WebClientOptions["fetch"]>;
@@ -32,16 +32,39 @@ export function bodyOutcome(text: string): SlackCallOutcome {
 }
 
 /**
- * The Web API client's fetch, counting every HTTP request it makes (each retry too) by method and outcome. It is
- * the one point every client passes through, ours and those Bolt makes for listeners alike. The body of a 200 is
- * read here once and handed on unchanged.
+ * Told when Slack answers a call with an error that means the token no longer works (TOKEN_REFUSED), before the
+ * client throws it to the caller: `token` is the bearer token the call carried.
  */
-export function countingFetch(metrics: Metrics, inner?: FetchFunction) {
+export type TokenRefusedHook = (token: string, code: string) => Promise<void>;
+
+/** The code of an `ok: false` answer when it says the token no longer works, else undefined. */
+function refusedTokenCode(text: string): string | undefined {
+  try {
+    const code = (JSON.parse(text) as { error?: unknown }).error;
+    return typeof code === "string" && TOKEN_REFUSED.has(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function bearerOf(init: Parameters<FetchFunction>[1]): string | undefined {
+  const headers = init?.headers as Record<string, string> | undefined;
+  const auth = headers?.Authorization ?? headers?.authorization;
+  return typeof auth === "string" && auth.startsWith("Bearer ") ? auth.slice(7) : undefined;
+}
+
+/**
+ * The Web API client's fetch, counting every HTTP request it makes (each retry too) by method and outcome. It is
+ * the one point every client passes through, ours and those Bolt makes for listeners alike, so it is also where a
+ * refused token is noticed (`onTokenRefused`, awaited: the installation is marked before the caller sees the
+ * error). The body of a 200 is read here once and handed on unchanged.
+ */
+export function countingFetch(metrics: Metrics | undefined, inner?: FetchFunction, onTokenRefused?: TokenRefusedHook) {
   const counted: FetchFunction = async (url, init) => {
     const method = slackMethodOf(String(url));
     const started = performance.now();
     const done = (outcome: SlackCallOutcome) =>
-      metrics.observeSlackCall(method, outcome, (performance.now() - started) / 1000);
+      metrics?.observeSlackCall(method, outcome, (performance.now() - started) / 1000);
     let res: Awaited<ReturnType<FetchFunction>>;
     try {
       res = await (inner ?? (globalThis.fetch as FetchFunction))(url, init);
@@ -60,7 +83,13 @@ export function countingFetch(metrics: Metrics, inner?: FetchFunction) {
       done("network_error");
       throw err;
     }
-    done(bodyOutcome(text));
+    const outcome = bodyOutcome(text);
+    done(outcome);
+    if (outcome === "auth_error" && onTokenRefused) {
+      const code = refusedTokenCode(text);
+      const token = bearerOf(init);
+      if (code && token) await onTokenRefused(token, code);
+    }
     const copy = new Response(text, {
       status: res.status,
       statusText: res.statusText,
@@ -76,13 +105,14 @@ export function countingFetch(metrics: Metrics, inner?: FetchFunction) {
  * Slack's client retries for about 30 minutes by default. Reads get a short bounded retry;
  * posting calls get none, because the job that posts retries instead and claims make that safe.
  * Its logging goes through our logger (never the library's console logger), reduced by slackLogger.
- * With `metrics`, every request is counted (countingFetch).
+ * With `metrics`, every request is counted; with `onTokenRefused`, a refused token is reported (countingFetch).
  */
 export function webClientOptions(
   config: Pick<Config, "chatApiUrl">,
   purpose: "read" | "post",
   logger: WebClientOptions["logger"],
   metrics?: Metrics,
+  onTokenRefused?: TokenRefusedHook,
 ): WebClientOptions {
   return {
     slackApiUrl: config.chatApiUrl,
@@ -90,7 +120,7 @@ export function webClientOptions(
     logger,
     retryConfig: purpose === "read" ? { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000 } : { retries: 0 },
     rejectRateLimitedCalls: purpose === "post",
-    ...(metrics ? { fetch: countingFetch(metrics) } : {}),
+    ...(metrics || onTokenRefused ? { fetch: countingFetch(metrics, undefined, onTokenRefused) } : {}),
   };
 }
 
@@ -100,6 +130,10 @@ export function makeWebClient(
   token: string | undefined,
   purpose: "read" | "post",
   metrics?: Metrics,
+  onTokenRefused?: TokenRefusedHook,
 ): WebClient {
-  return new WebClient(token, webClientOptions(config, purpose, slackLogger(log, "slack-web-api"), metrics));
+  return new WebClient(
+    token,
+    webClientOptions(config, purpose, slackLogger(log, "slack-web-api"), metrics, onTokenRefused),
+  );
 }

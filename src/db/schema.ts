@@ -39,6 +39,12 @@ export const installations = pgTable("installations", {
    * login tokens issued at or before it are refused.
    */
   accessEndedAt: tstz("access_ended_at"),
+  /**
+   * When Slack refused the bot token (invalid_auth, account_inactive, token_revoked, token_expired), with the code it
+   * answered: the workspace needs a reinstall. Set with `uninstalled_at`; a reinstall clears both.
+   */
+  tokenRefusedAt: tstz("token_refused_at"),
+  tokenRefusedError: text("token_refused_error"),
 });
 
 export const members = pgTable(
@@ -590,7 +596,7 @@ export const emailPreferences = pgTable(
   (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
 );
 
-export type EmailKind = "welcome" | "digest";
+export type EmailKind = "welcome" | "digest" | "reinstall";
 /** queued: claimed, the job will send it; sent: the provider took it; dropped: the provider refused it for good; skipped: nothing to send any more. */
 export type EmailState = "queued" | "sent" | "dropped" | "skipped";
 
@@ -703,6 +709,13 @@ export const timeOff = pgTable(
  * The daily maintenance run (retention), one row per UTC day: inserted before it runs, so with several instances
  * one runs it. `pruned` counts the rows each step deleted. Pruned after 90 days.
  */
+/** The daily auth.test pass: one row per UTC day, claimed before its jobs are queued (one instance queues them). */
+export const tokenCheckRuns = pgTable("token_check_runs", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  claimedAt: tstz("claimed_at").notNull(),
+  workspaces: integer("workspaces").notNull(),
+});
+
 export const maintenanceRuns = pgTable("maintenance_runs", {
   day: date("day", { mode: "string" }).primaryKey(),
   claimedAt: tstz("claimed_at").notNull(),

@@ -95,7 +95,8 @@ export interface RegisterOptions {
 export interface EnqueueOptions {
   /** Enqueue inside this open transaction: the job exists only if the transaction commits. */
   tx?: Tx;
-  startAfter?: Date;
+  /** A Date, or seconds from now on the database's clock (a wait Slack asked for: no host clock involved). */
+  startAfter?: Date | number;
   /**
    * With `singletonSeconds`: at most one job of this name and key per slot of that many seconds (pg-boss's
    * throttle; a second `enqueue` in the slot creates nothing). Alone, only a label: the queues' standard policy
@@ -195,7 +196,7 @@ export class JobQueue {
     if (!this.#handlers.has(name)) throw new Error(`no handler registered for job ${name}`);
     await this.#boss.send(name, payload as object, {
       ...(opts.tx ? { db: fromDrizzle(opts.tx as never, sql as never) } : {}),
-      ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
+      ...(opts.startAfter !== undefined ? { startAfter: opts.startAfter } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
       ...(opts.singletonSeconds ? { singletonSeconds: opts.singletonSeconds } : {}),
       ...(opts.priority ? { priority: opts.priority } : {}),

@@ -1,5 +1,7 @@
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { callOnce, postOnce } from "../../chat/post-once.ts";
+import { pacedCall } from "../../chat/rate-buckets.ts";
+import { openDm } from "../../chat/slack-calls.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { CelebrationKind } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
@@ -68,26 +70,27 @@ async function postCelebrations(deps: Deps, p: { teamId: string; kind: Celebrati
     ...celebrationMessage(p.kind, p.postDate, celebrated),
   });
   if (!(await canReact(deps.db, p.teamId))) return;
-  await callOnce(
-    deps,
-    { key: `${key}:react`, teamId: p.teamId, channel },
-    async () => {
-      try {
-        await client.reactions.add({ channel, timestamp: ts, name: TADA });
-      } catch (err) {
-        if (slackErrorCode(err) !== "already_reacted") throw err;
-      }
-    },
-    { repeatAmbiguous: true },
+  // Paced outside the claim: a 429 releases it (Slack said no) and the Retry-After is waited out before the next try.
+  await pacedCall(deps.db, p.teamId, "reactions.add", () =>
+    callOnce(
+      deps,
+      { key: `${key}:react`, teamId: p.teamId, channel },
+      async () => {
+        try {
+          await client.reactions.add({ channel, timestamp: ts, name: TADA });
+        } catch (err) {
+          if (slackErrorCode(err) !== "already_reacted") throw err;
+        }
+      },
+      { repeatAmbiguous: true },
+    ),
   );
 }
 
 async function askForDates(deps: Deps, p: { teamId: string; userId: string; key: string }) {
   const client = await deps.chat.forTeam(p.teamId, "post");
   const settings = await selectSettings(deps.db, p.teamId);
-  const opened = await client.conversations.open({ users: p.userId });
-  const channel = opened.channel?.id;
-  if (!channel) throw new Error("conversations.open returned no channel");
+  const channel = await openDm(deps, client, p.teamId, p.userId);
   await postOnce(deps, client, {
     key: p.key,
     teamId: p.teamId,

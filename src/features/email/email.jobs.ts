@@ -1,4 +1,4 @@
-import { findActiveInstallation } from "../../chat/installations.repo.ts";
+import { findActiveInstallation, findInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
@@ -8,6 +8,7 @@ import { renderDigest } from "./digest.render.ts";
 import type { Rendered } from "./email.layout.ts";
 import { EmailRetryableError, type OutgoingEmail, sendEmail } from "./email.mailer.ts";
 import { countAttempt, digestWanted, type EmailSendRow, findSend, finishSend } from "./email.repo.ts";
+import { renderReinstall } from "./reinstall.service.ts";
 import { unsubscribeUrl } from "./unsubscribe.token.ts";
 import { renderWelcome } from "./welcome.render.ts";
 import { installerFromSlack } from "./welcome.service.ts";
@@ -69,6 +70,22 @@ async function prepareWelcome(deps: Deps, claim: EmailSendRow, links: Links): Pr
   return { mail: outgoing(deps, claim, person.email, rendered, links.unsubscribeUrl) };
 }
 
+async function prepareReinstall(deps: Deps, claim: EmailSendRow, links: Links): Promise<Prepared> {
+  const member = await findMember(deps.db, claim.teamId, claim.userId);
+  if (!member?.active || member.role !== "admin") return { skip: "no longer an active admin" };
+  if (!member.email) return { skip: "no e-mail address" };
+  const installation = await findInstallation(deps.db, claim.teamId);
+  // Reinstalled (or refused again, a newer mark with e-mails of its own) before this one went out: it is stale.
+  if (installation?.tokenRefusedAt?.getTime() !== claim.createdAt.getTime()) return { skip: "reinstalled since" };
+  const rendered = renderReinstall({
+    recipientName: greetingName(member),
+    teamName: installation.teamName,
+    installUrl: `${deps.config.appUrl}/install`,
+    ...links,
+  });
+  return { mail: outgoing(deps, claim, member.email, rendered, links.unsubscribeUrl) };
+}
+
 async function prepareDigest(deps: Deps, claim: EmailSendRow, links: Links): Promise<Prepared> {
   // Who gets it is decided at the claim; whoever stopped qualifying since (left, demoted, switched off) does not.
   const member = await findMember(deps.db, claim.teamId, claim.userId);
@@ -96,21 +113,23 @@ export async function deliverEmail(deps: Deps, teamId: string, key: string, retr
   if (claim?.state !== "queued") return;
   const log = deps.log.child({ team_id: teamId, job: "email.send", kind: claim.kind });
   const count = (outcome: "sent" | "skipped" | "dropped" | "retry") =>
-    deps.metrics.emailDeliveries.inc({ kind: claim.kind === "welcome" ? "welcome" : "digest", outcome });
+    deps.metrics.emailDeliveries.inc({ kind: claim.kind, outcome });
   const skip = async (why: string) => {
     await finishSend(deps.db, teamId, key, "skipped", deps.clock.now());
     count("skipped");
     log.info({ why }, "e-mail not sent");
   };
   if (!deps.config.emailApiKey) return skip("e-mail is off on this server");
-  if (!(await findActiveInstallation(deps.db, teamId))) return skip("the workspace uninstalled Upbeat");
+  // The reinstall notice goes to a workspace that is uninstalled by its nature (prepareReinstall checks the mark).
+  if (claim.kind !== "reinstall" && !(await findActiveInstallation(deps.db, teamId)))
+    return skip("the workspace uninstalled Upbeat");
 
   const links = {
     dashboardUrl: `${deps.config.appUrl}/dashboard`,
     unsubscribeUrl: unsubscribeUrl(deps, { teamId, userId: claim.userId, emailKey: key, issuedAt: claim.createdAt }),
   };
-  const prepared =
-    claim.kind === "welcome" ? await prepareWelcome(deps, claim, links) : await prepareDigest(deps, claim, links);
+  const prepare = { welcome: prepareWelcome, digest: prepareDigest, reinstall: prepareReinstall }[claim.kind];
+  const prepared = await prepare(deps, claim, links);
   if ("skip" in prepared) return skip(prepared.skip);
 
   if (deps.clock.now().getTime() - claim.createdAt.getTime() > EMAIL_SEND_WINDOW_MS) {

@@ -3,5 +3,6 @@ export { DIGEST_HOUR, DIGEST_TICK_MS, digestTick, dueDigestWeek, startDigestSche
 export { deliverEmail, emailJobs } from "./email.jobs.ts";
 export { emailRoutes } from "./email.routes.ts";
 export { emailPersonalData } from "./personal-data.ts";
+export { queueReinstallEmails } from "./reinstall.service.ts";
 export { unsubscribeUrl } from "./unsubscribe.token.ts";
 export { queueWelcome, WELCOME_KEY } from "./welcome.service.ts";

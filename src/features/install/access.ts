@@ -1,6 +1,7 @@
-import { markUninstalled } from "../../chat/installations.repo.ts";
+import { markTokenRefused, markUninstalled } from "../../chat/installations.repo.ts";
 import type { Executor } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
+import { queueReinstallEmails } from "../email/index.ts";
 import { deleteFeedToken } from "../feed/index.ts";
 import { revokeTeamKeys } from "../mcp-keys/index.ts";
 import { deleteTeamSessions } from "../session/index.ts";
@@ -30,4 +31,26 @@ export async function uninstallWorkspace(deps: Pick<Deps, "db" | "clock" | "chat
   });
   deps.chat.forget(teamId);
   return done;
+}
+
+/**
+ * Slack refused the workspace's token (invalid_auth, account_inactive, token_revoked, token_expired) on any call:
+ * as an uninstall (work stops, access ends, the data stays), with the refusal recorded for the sign-in page, and
+ * one e-mail to each admin when e-mail is on, all in one transaction. Only the first refusal marks it (false after);
+ * a reinstall clears the mark.
+ */
+export async function markNeedsReinstall(
+  deps: Pick<Deps, "db" | "clock" | "chat" | "config" | "queue">,
+  teamId: string,
+  code: string,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const marked = await deps.db.transaction(async (tx) => {
+    if (!(await markTokenRefused(tx, teamId, code, now))) return false;
+    await endWorkspaceAccess(tx, teamId, now);
+    await queueReinstallEmails(deps, tx, teamId, now);
+    return true;
+  });
+  deps.chat.forget(teamId);
+  return marked;
 }

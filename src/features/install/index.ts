@@ -1,5 +1,6 @@
 /** The install feature's public face: app.ts wires it in from here. */
-export { installListeners } from "./install.listeners.ts";
+export { installListeners, watchRefusedTokens } from "./install.listeners.ts";
 export { installRoutes } from "./install.routes.ts";
 export { BOT_SCOPES, BROWSER_COOKIE, installUrl } from "./install.service.ts";
 export { installPersonalData } from "./personal-data.ts";
+export { startTokenCheckScheduler, tokenCheckJobs, tokenCheckTick } from "./token-check.ts";

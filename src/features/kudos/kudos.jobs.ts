@@ -1,5 +1,6 @@
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { callOnce } from "../../chat/post-once.ts";
+import { pacedCall } from "../../chat/rate-buckets.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
 import { KUDOS_REACTION } from "./kudos.rules.ts";
@@ -51,18 +52,21 @@ export function kudosJobs(deps: Deps): void {
     (p) =>
       quietly(deps, p.teamId, "reaction", async () => {
         const client = await deps.chat.forTeam(p.teamId, "post");
-        await callOnce(
-          deps,
-          { key: p.key, teamId: p.teamId, channel: p.channelId },
-          async () => {
-            try {
-              await client.reactions.add({ channel: p.channelId, timestamp: p.ts, name: KUDOS_REACTION });
-            } catch (err) {
-              // A repeat after a lost answer: the reaction is there, which is all we wanted.
-              if (slackErrorCode(err) !== "already_reacted") throw err;
-            }
-          },
-          { repeatAmbiguous: true },
+        // Paced outside the claim: a 429 releases it (Slack said no), and the Retry-After is waited out or defers.
+        await pacedCall(deps.db, p.teamId, "reactions.add", () =>
+          callOnce(
+            deps,
+            { key: p.key, teamId: p.teamId, channel: p.channelId },
+            async () => {
+              try {
+                await client.reactions.add({ channel: p.channelId, timestamp: p.ts, name: KUDOS_REACTION });
+              } catch (err) {
+                // A repeat after a lost answer: the reaction is there, which is all we wanted.
+                if (slackErrorCode(err) !== "already_reacted") throw err;
+              }
+            },
+            { repeatAmbiguous: true },
+          ),
         );
       }),
     { concurrency: 4 },
@@ -73,13 +77,15 @@ export function kudosJobs(deps: Deps): void {
       quietly(deps, p.teamId, "notice", async () => {
         const client = await deps.chat.forTeam(p.teamId, "post");
         // An ephemeral message cannot be looked up afterwards: after a lost answer it is not sent again.
-        await callOnce(deps, { key: p.key, teamId: p.teamId, channel: p.channelId }, () =>
-          client.chat.postEphemeral({
-            channel: p.channelId,
-            user: p.userId,
-            text: p.text,
-            ...(p.threadTs ? { thread_ts: p.threadTs } : {}),
-          }),
+        await pacedCall(deps.db, p.teamId, "chat.postEphemeral", () =>
+          callOnce(deps, { key: p.key, teamId: p.teamId, channel: p.channelId }, () =>
+            client.chat.postEphemeral({
+              channel: p.channelId,
+              user: p.userId,
+              text: p.text,
+              ...(p.threadTs ? { thread_ts: p.threadTs } : {}),
+            }),
+          ),
         );
       }),
     { concurrency: 4 },

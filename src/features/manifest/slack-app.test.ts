@@ -12,6 +12,7 @@ import { BOT_EVENTS, BOT_SCOPES } from "./slack-app.ts";
  */
 const METHOD_SCOPES: Record<string, string[]> = {
   "auth.revoke": [], // any token may revoke itself (deleting a workspace's data)
+  "auth.test": [], // any token may test itself (the daily token check)
   "chat.postEphemeral": ["chat:write"],
   "chat.postMessage": ["chat:write"],
   "chat.update": ["chat:write"],
@@ -202,6 +203,7 @@ describe("a token with exactly BOT_SCOPES (the fake Slack checks scopes as Slack
         trigger_id: "1.2.3",
         view: { type: "modal", title: { type: "plain_text", text: "x" } },
       });
+      await call("auth.test", {});
       await call("auth.revoke", {});
       // Without groups:history, the lookup in the private channel would be refused here.
       expect(refused).toEqual([]);

@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { ChatListeners } from "../../chat/router.ts";
+import { openView } from "../../chat/slack-calls.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../http/errors.ts";
 import { findMember } from "../members/index.ts";
@@ -17,17 +18,19 @@ type Client = App["client"];
 
 /**
  * Opens the member's profile modal. The trigger id lives 3 s, so this runs in the listener (right after the
- * acknowledgement), never in a job; one indexed read comes before the call.
+ * acknowledgement), never in a job; one indexed read comes before the call. `receivedAt`: performance.now() when
+ * the listener began (openView).
  */
 export async function openProfileModal(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "log">,
   client: Client,
   teamId: string,
   userId: string,
   triggerId: string,
+  receivedAt = performance.now(),
 ): Promise<void> {
   const view = profileModal(await getProfile(deps, teamId, userId));
-  await client.views.open({ trigger_id: triggerId, view });
+  await openView(deps, client, { trigger_id: triggerId, view }, receivedAt);
 }
 
 /** What went wrong, per modal block, or null when the submission was saved. */
@@ -67,10 +70,11 @@ export function profileListeners(bolt: ChatListeners, deps: Deps): void {
   });
 
   bolt.action(OPEN_PROFILE_ACTION, async ({ ack, body, client }) => {
+    const receivedAt = performance.now();
     await ack();
     const b = body as { team?: { id?: string } | null; user?: { id?: string }; trigger_id?: string };
     if (!b.team?.id || !b.user?.id || !b.trigger_id) return;
-    await openProfileModal(deps, client, b.team.id, b.user.id, b.trigger_id);
+    await openProfileModal(deps, client, b.team.id, b.user.id, b.trigger_id, receivedAt);
   });
 
   bolt.view(PROFILE_MODAL_CALLBACK, async ({ ack, body, view }) => {

@@ -1,7 +1,7 @@
-import type { WebClient } from "@slack/web-api";
 import type { ChatMessage } from "../../chat/block-fit.ts";
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { postOnce } from "../../chat/post-once.ts";
+import { openDm } from "../../chat/slack-calls.ts";
 import { destinationGone } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
 import { MOOD_SCORE } from "../insights/index.ts";
@@ -103,14 +103,6 @@ async function messageFor(
   return blockerAlert(await placeOf(deps, teamId, run, response.userId), { name, text: response.blockers });
 }
 
-/** The IM with the admin, as the standups open members' DMs. */
-async function imWith(client: WebClient, userId: string): Promise<string> {
-  const opened = await client.conversations.open({ users: userId });
-  const channel = opened.channel?.id;
-  if (!channel) throw new Error("conversations.open returned no channel");
-  return channel;
-}
-
 async function act(deps: JobDeps, firing: FiringRow): Promise<Outcome> {
   const rule = firing.rule;
   if (!rule) return "rule_deleted";
@@ -125,7 +117,8 @@ async function act(deps: JobDeps, firing: FiringRow): Promise<Outcome> {
   }
   const client = await deps.chat.forTeam(firing.teamId, "post");
   try {
-    const channel = rule.action === "dm_admin" ? await imWith(client, rule.actionTarget) : rule.actionTarget;
+    const channel =
+      rule.action === "dm_admin" ? await openDm(deps, client, firing.teamId, rule.actionTarget) : rule.actionTarget;
     await postOnce(deps, client, { key: `rule:${firing.id}`, teamId: firing.teamId, channel, ...message });
     return "posted";
   } catch (err) {

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Fault } from "../../../dev/fake-slack/index.ts";
 import { useTestApp } from "../../../test/support/app.ts";
+import { findInstallation } from "../../chat/installations.repo.ts";
 import { schedules } from "../../db/schema.ts";
 import { BOT_SCOPES } from "../install/index.ts";
 
@@ -167,20 +168,28 @@ describe("a schedule's channel is checked with Slack", async () => {
     expect((await create(adminA, { channel_id: "G0REFLATE" })).statusCode).toBe(201);
   });
 
-  it.each(["invalid_auth", "token_revoked", "account_inactive"])(
+  // Each on a workspace of its own: the refusal also marks the installation as needing reinstall (which ends its
+  // sessions, so the next request would be a 401).
+  it.each([
+    ["invalid_auth", "T0REFTOKA"],
+    ["token_revoked", "T0REFTOKB"],
+    ["account_inactive", "T0REFTOKC"],
+  ])(
     "Slack refusing the workspace's token (%s) is a 400 that says to reinstall, and nothing is stored",
-    async (error) => {
-      forgetCache();
-      const before = await storedOf(A);
+    async (error, team) => {
+      await t.installTeam(team);
+      t.fake.addChannel(team, { id: `C${team.slice(1)}`, name: "with-bot", members: [botOf(team)] });
+      const admin = await t.signIn(team, `U${team.slice(1)}ADMIN`);
       try {
         t.fake.fail("conversations.info", { error }, 10);
-        const res = await create(adminA, { channel_id: "C0REFIN" });
+        const res = await create(admin, { channel_id: `C${team.slice(1)}` });
         expect(res.statusCode).toBe(400);
         expect(res.json().error).toMatch(/^channel_id: Slack no longer accepts this workspace's app token; reinstall/);
       } finally {
         t.fake.reset();
       }
-      expect(await storedOf(A)).toEqual(before);
+      expect(await storedOf(team)).toEqual([]);
+      expect((await findInstallation(t.deps.db, team))?.tokenRefusedError).toBe(error);
     },
   );
 

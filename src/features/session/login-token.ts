@@ -20,7 +20,9 @@ export function loginUrl(deps: Pick<Deps, "keys" | "clock" | "config">, teamId: 
 
 export type RedeemResult =
   | { ok: true; teamId: string; userId: string }
-  | { ok: false; reason: "malformed" | "forged" | "expired" | "used" | "uninstalled" | "revoked" };
+  | { ok: false; reason: "malformed" | "forged" | "expired" | "used" | "uninstalled" | "revoked" }
+  /** Uninstalled because Slack refused the workspace's token: the page names the workspace and says to reinstall. */
+  | { ok: false; reason: "token_refused"; teamName: string };
 
 /**
  * Verifies and spends the token: the nonce is recorded, so the same token never opens a second session. The
@@ -42,6 +44,8 @@ export async function redeemLoginToken(
   const { team_id, user_id, nonce, iat } = v.payload;
   if (typeof team_id !== "string" || typeof user_id !== "string") return { ok: false, reason: "malformed" };
   const installation = await findInstallation(deps.db, team_id);
+  if (installation?.uninstalledAt && installation.tokenRefusedAt)
+    return { ok: false, reason: "token_refused", teamName: installation.teamName };
   if (!installation || installation.uninstalledAt) return { ok: false, reason: "uninstalled" };
   if (installation.accessEndedAt && iat * 1000 <= installation.accessEndedAt.getTime()) {
     return { ok: false, reason: "revoked" };

@@ -53,6 +53,13 @@ const notInstalledPage = () =>
     '<p>An admin of the workspace can add it again at <a href="/install">/install</a>; then sign in from Slack.</p>',
   );
 
+/** Slack refused the workspace's token (revoked, expired, deactivated): only a reinstall brings it back. */
+const tokenRefusedPage = (teamName: string) =>
+  signInHelp(
+    `Slack no longer accepts Upbeat's token for ${teamName}: reinstall it.`,
+    '<p>An admin of the workspace can reinstall it at <a href="/install">/install</a>; then sign in from Slack. Standups, answers and settings are kept.</p>',
+  );
+
 type LoginRequest = FastifyRequest<{ Querystring: z.output<typeof loginQuery> }>;
 
 const GONE = new Set(["expired", "used", "revoked"]);
@@ -71,7 +78,10 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
     await hitRateLimit(deps.db, bucket, LOGIN_PER_MINUTE, deps.clock.now());
     // The demo's workspace was deleted or uninstalled: its /install (the fake Slack approves at once) adds it again
     // and signs in, instead of a page that can only say so.
-    if (result.reason === "uninstalled" && deps.config.demoSignIn) return reply.redirect("/install", 302);
+    if ((result.reason === "uninstalled" || result.reason === "token_refused") && deps.config.demoSignIn)
+      return reply.redirect("/install", 302);
+    if (result.reason === "token_refused")
+      return reply.status(403).type("text/html; charset=utf-8").send(tokenRefusedPage(result.teamName));
     if (result.reason === "uninstalled")
       return reply.status(403).type("text/html; charset=utf-8").send(notInstalledPage());
     const status = GONE.has(result.reason) ? 410 : 400;

@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { type PostOptions, postOnce } from "../../chat/post-once.ts";
 import { pacedCall } from "../../chat/rate-buckets.ts";
+import { openDm } from "../../chat/slack-calls.ts";
 import type { Deps } from "../../deps.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
@@ -164,11 +165,7 @@ async function dmChannel(deps: Deps, client: WebClient, run: RunRow, userId: str
     return known;
   }
   // Tier 3, paced per workspace like every instance's other opens; a 429 is waited out (or defers the job).
-  const opened = await pacedCall(deps.db, run.teamId, "conversations.open", () =>
-    client.conversations.open({ users: userId }),
-  );
-  const channel = opened.channel?.id;
-  if (!channel) throw new Error("conversations.open returned no channel");
+  const channel = await openDm(deps, client, run.teamId, userId);
   await updateParticipant(deps.db, run.id, userId, { dmChannel: channel });
   return channel;
 }
@@ -278,7 +275,10 @@ async function reply(deps: Deps, teamId: string, responseId: number): Promise<vo
     if (!latest || latest.version <= shown) break;
     if (round === MAX_REPLY_ROUNDS) throw new Error(`response ${responseId} keeps changing; retrying the reply later`);
     const msg = replyFor(run, latest);
-    await client.chat.update({ channel: run.channelId, ts, text: msg.text, blocks: msg.blocks });
+    // Tier 3, paced per workspace: a 429 is waited out, or the job is deferred (an update is safe to repeat).
+    await pacedCall(deps.db, teamId, "chat.update", () =>
+      client.chat.update({ channel: run.channelId, ts, text: msg.text, blocks: msg.blocks }),
+    );
     shown = latest.version;
   }
   const channel = await dmChannel(deps, client, run, first.userId);

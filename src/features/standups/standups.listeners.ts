@@ -1,6 +1,7 @@
 import type { App } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import { type ChatListeners, HELP_VERB } from "../../chat/router.ts";
+import { openView, publishView, replyFromListener } from "../../chat/slack-calls.ts";
 import type { Deps } from "../../deps.ts";
 import { checkShoutOut, giveShoutOut, readShoutOut } from "../kudos/index.ts";
 import { findSchedule } from "../schedules/index.ts";
@@ -24,7 +25,7 @@ interface ActionBody {
   user?: { id?: string };
   channel?: { id?: string };
   trigger_id?: string;
-  actions?: { value?: string }[];
+  actions?: { value?: string; action_ts?: string }[];
 }
 
 const CLOSED_TEXT = "This standup has closed; answers can no longer be added or changed.";
@@ -48,18 +49,20 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     body: unknown;
     client: App["client"];
   }) => {
+    const receivedAt = performance.now();
     await ack();
     const b = body as ActionBody;
     const teamId = b.team?.id;
     const userId = b.user?.id;
     const runId = Number(b.actions?.[0]?.value);
     if (!teamId || !userId || !b.trigger_id || !Number.isSafeInteger(runId)) return;
+    const trigger = b.trigger_id;
     const run = await findRun(deps.db, teamId, runId);
     if (!run) return;
     const participant = run.memberTimezone ? await findParticipant(deps.db, run.id, userId) : undefined;
     // views.open must use the trigger within 3 s, so it is called here, not from a job.
     if (run.status !== "open" || (participant && ownWindowClosed(participant, deps.clock.now()))) {
-      await client.views.open({ trigger_id: b.trigger_id, view: closedModal() });
+      await openView(deps, client, { trigger_id: trigger, view: closedModal() }, receivedAt);
       return;
     }
     const [existing, shoutOut] = await Promise.all([
@@ -78,7 +81,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       shoutOut,
       ...(existing ? { existing } : {}),
     });
-    await client.views.open({ trigger_id: b.trigger_id, view });
+    await openView(deps, client, { trigger_id: trigger, view }, receivedAt);
   };
   bolt.action(ACTIONS.answer, openModal);
   bolt.action(ACTIONS.edit, openModal);
@@ -91,7 +94,10 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     if (!b.team?.id || !b.user?.id || !Number.isSafeInteger(runId)) return;
     const skipped = await skipRun(deps, b.team.id, runId, b.user.id);
     if (b.channel?.id) {
-      await client.chat.postMessage({
+      // Keyed by the click: a redelivered action does not reply twice.
+      await replyFromListener(deps, client, {
+        key: `skip-reply:${b.team.id}:${b.channel.id}:${b.actions?.[0]?.action_ts ?? runId}`,
+        teamId: b.team.id,
         channel: b.channel.id,
         text: skipped
           ? "Skipped today's standup. See you next time!"
@@ -157,12 +163,20 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;
     const result = await answerInConversation(deps, teamId, e.user, e.text ?? "", e.ts ?? "");
-    const say = (text: string) => client.chat.postMessage({ channel: e.channel!, text });
+    // Paced, once per DM message (a redelivered event does not reply twice), handed to a job when Slack asks to wait.
+    const say = (text: string) =>
+      replyFromListener(deps, client, {
+        key: `dm-reply:${teamId}:${e.channel}:${e.ts ?? (body as { event_id?: string }).event_id}`,
+        teamId,
+        channel: e.channel!,
+        text,
+      });
     switch (result.kind) {
       case "next": {
-        const posted = await say(nextQuestionText(result));
-        // Answers after this message belong to its run (see dm-conversation.ts).
-        if (posted.ts) await askedNextQuestion(deps, { teamId, userId: e.user, ...result }, posted.ts);
+        const ts = await say(nextQuestionText(result));
+        // Answers after this message belong to its run (see dm-conversation.ts). A reply handed to a job (Slack asked
+        // to wait) is not recorded: answers then go to the run of the question before it, which is this run too.
+        if (ts) await askedNextQuestion(deps, { teamId, userId: e.user, ...result }, ts);
         break;
       }
       case "handed_over":
@@ -201,6 +215,9 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     if (event.tab && event.tab !== "home") return;
     const teamId = (body as { team_id?: string }).team_id;
     if (!teamId) return;
-    await client.views.publish({ user_id: event.user, view: await buildHomeView(deps, teamId, event.user) });
+    await publishView(deps, client, teamId, {
+      user_id: event.user,
+      view: await buildHomeView(deps, teamId, event.user),
+    });
   });
 }

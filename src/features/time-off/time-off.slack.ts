@@ -2,6 +2,7 @@ import type { App } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import { fitModal } from "../../chat/block-fit.ts";
 import type { ChatListeners } from "../../chat/router.ts";
+import { openView } from "../../chat/slack-calls.ts";
 import { TIME_OFF_REASON_MAX } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { shiftDate, workspaceToday } from "../calendar/index.ts";
@@ -218,11 +219,13 @@ export function timeOffListeners(
     }
 
     bolt.action(TIME_OFF_ACTIONS.open, async ({ ack, body, client }) => {
+      const receivedAt = performance.now();
       await ack();
       const b = body as ActionBody;
       if (!b.team?.id || !b.trigger_id) return;
       // views.open must use the trigger within 3 s, so it is called here, not from a job.
-      await client.views.open({ trigger_id: b.trigger_id, view: timeOffModal(await workspaceToday(deps, b.team.id)) });
+      const view = timeOffModal(await workspaceToday(deps, b.team.id));
+      await openView(deps, client, { trigger_id: b.trigger_id, view }, receivedAt);
     });
 
     bolt.action(TIME_OFF_ACTIONS.back, async ({ ack, body, client }) => {

@@ -201,9 +201,12 @@ describe("webhook deliveries from the domain events", async () => {
       ts: "1772441000.000100",
       team: TEAM,
     };
+    // Acknowledged before it is handled: the test waits for the listener before it runs the jobs it queued.
     expect((await t.sendEvent(TEAM, event, { eventId: "Ev0WHEVKUDO" })).statusCode).toBe(200);
+    await t.app.settle();
     await t.deps.queue.drain();
     expect((await t.sendEvent(TEAM, event, { eventId: "Ev0WHEVKUDO2" })).statusCode).toBe(200);
+    await t.app.settle();
     await t.deps.queue.drain();
     const given = bodies("/all").filter((b) => b.type === "kudos.given");
     expect(given).toHaveLength(1);

@@ -1,9 +1,11 @@
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
 import { postOnce } from "../../chat/post-once.ts";
+import { openDm } from "../../chat/slack-calls.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
 import type { StopTicker } from "../../jobs/ticker.ts";
 import { decryptSecret } from "../../lib/crypto.ts";
+import { RetryLaterError } from "../../lib/retry-later.ts";
 import {
   type ClaimedAttempt,
   claimAttempt,
@@ -163,9 +165,7 @@ async function noticeDisabled(deps: JobDeps, p: { teamId: string; endpointId: nu
   let retry: unknown;
   for (const userId of admins) {
     try {
-      const opened = await client.conversations.open({ users: userId });
-      const channel = opened.channel?.id;
-      if (!channel) throw new Error("conversations.open returned no channel");
+      const channel = await openDm(deps, client, p.teamId, userId);
       await postOnce(deps, client, {
         key: `webhook:${p.endpointId}:disabled:${Date.parse(p.disabledAt)}:${userId}`,
         teamId: p.teamId,
@@ -173,6 +173,8 @@ async function noticeDisabled(deps: JobDeps, p: { teamId: string; endpointId: nu
         text,
       });
     } catch (err) {
+      // Slack asked to wait longer than a worker sleeps: the job runs again then (the admins told keep their claims).
+      if (err instanceof RetryLaterError) throw err;
       // Slack refused this admin (gone, deactivated, a bot): the others still hear. Anything else is retried,
       // and the admins already told are not told twice.
       const code = slackErrorCode(err);
