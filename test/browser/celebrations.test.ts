@@ -152,7 +152,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       // From the top, so the sticky header is where a reader sees it, not across the middle of the full page.
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate("window.scrollTo(0, 0)");
       await page.screenshot({ path: join(OUTPUT, `calendar-celebrations-admin-${width}.png`), fullPage: true });
     }
     await page.getByRole("button", { name: "Delete Team party" }).click();
@@ -213,7 +213,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       // From the top, so the sticky header is where a reader sees it, not across the middle of the full page.
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate("window.scrollTo(0, 0)");
       await page.screenshot({ path: join(OUTPUT, `calendar-workspace-admin-${width}.png`), fullPage: true });
     }
     await page.close();
