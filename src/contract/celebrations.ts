@@ -22,12 +22,27 @@ export const celebrationSettings = z
 
 export const holiday = z.object({ date: isoDate, name: z.string() }).meta({ id: "Holiday" });
 
+/** A holiday in the Calendar's list: the spec's date and name, and whether standups skip it. */
+export const listedHoliday = holiday
+  .extend({
+    skips_standups: z
+      .boolean()
+      .describe(
+        "Standups skip this day too (a workspace admin's holiday); false: it moves Celebrations only (a Celebrations admin's)",
+      ),
+  })
+  .meta({ id: "ListedHoliday" });
+
 export const holidayImportRow = z
   .object({
     line: z.number().int().describe("Line of the CSV (the header is line 1)"),
     date: z.string(),
     name: z.string(),
     status: z.enum(HOLIDAY_IMPORT_STATUSES),
+    skips_standups: z
+      .boolean()
+      .nullable()
+      .describe("Whether standups skip the holiday once imported (a workspace admin's do); null for invalid rows"),
     error: z.string().nullable(),
   })
   .meta({ id: "HolidayImportRow" });
@@ -37,9 +52,14 @@ export const holidayImport = z
     preview: z.boolean(),
     ready: z.number().int().describe("New holidays"),
     renamed: z.number().int().describe("Dates that have a holiday under another name"),
-    unchanged: z.number().int(),
+    unchanged: z.number().int().describe("Dates that have this holiday under this name"),
     invalid: z.number().int(),
-    written: z.number().int().describe("Holidays added or renamed now (0 in a preview)"),
+    written: z
+      .number()
+      .int()
+      .describe(
+        "Holidays added or renamed now, and unchanged ones a workspace admin's import made skip standups (0 in a preview)",
+      ),
     rows: z.array(holidayImportRow),
   })
   .meta({ id: "HolidayImport" });

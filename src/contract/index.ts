@@ -77,6 +77,7 @@ export type ProfileImportRow = z.output<typeof profiles.profileImportRow>;
 export type ProfileImportResult = z.output<typeof profiles.profileImportResult>;
 export type CelebrationSettings = z.output<typeof celebrations.celebrationSettings>;
 export type Holiday = z.output<typeof celebrations.holiday>;
+export type ListedHoliday = z.output<typeof celebrations.listedHoliday>;
 export type HolidayImport = z.output<typeof celebrations.holidayImport>;
 export type HolidayImportRow = z.output<typeof celebrations.holidayImportRow>;
 export type UpcomingCelebration = z.output<typeof celebrations.upcomingCelebration>;

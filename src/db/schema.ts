@@ -186,13 +186,17 @@ export const workspaceCalendars = pgTable("workspace_calendars", {
   updatedAt: tstz("updated_at").notNull(),
 });
 
-/** A workspace's holidays; pruned 400 days after their date. */
+/**
+ * A workspace's holidays; pruned 400 days after their date. Celebrations move before every one; standups skip only
+ * those with skips_standups (a workspace admin's: a Celebrations admin's holidays apply to Celebrations alone).
+ */
 export const holidays = pgTable(
   "holidays",
   {
     teamId: text("team_id").notNull(),
     date: date("date", { mode: "string" }).notNull(),
     name: text("name").notNull(),
+    skipsStandups: boolean("skips_standups").notNull().default(true),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.date] }), index("holidays_date_idx").on(t.date)],
 );

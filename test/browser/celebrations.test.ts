@@ -96,7 +96,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     expect(problems).toEqual([]);
   });
 
-  it("a Celebrations admin saves the calendar's days but is offered no holiday controls (standups skip holidays)", async () => {
+  it("a Celebrations admin saves the calendar's days and keeps Celebrations-only holidays, not standup ones", async () => {
     await web.t.deps.db.execute(
       sql`insert into holidays (team_id, date, name) values (${TEAM}, '2027-01-01', 'New Year')`,
     );
@@ -112,19 +112,52 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     expect((await settings())?.working_days).toBe("mon,tue,wed,thu,fri");
 
     const list = page.getByRole("region", { name: "Holidays", exact: true });
+    const row = (name: string) => list.getByRole("row").filter({ hasText: name });
+    await expect.poll(() => row("New Year").count(), { timeout: 10_000 }).toBe(1);
+    expect(await row("New Year").getByText("Skips standups").count()).toBe(1);
+    expect(await list.getByText("The holidays you add move Celebrations only").count()).toBe(1);
+    // A holiday standups skip is a workspace admin's to remove: no delete button, renaming is fine.
+    expect(await page.getByRole("button", { name: "Delete New Year" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Rename New Year" }).count()).toBe(1);
+
+    await page.locator("#holiday-date").fill("2027-03-17");
+    await page.locator("#holiday-name").fill("Team party");
+    await page.getByRole("button", { name: "Add or rename" }).click();
+    await expect.poll(() => row("Team party").count(), { timeout: 10_000 }).toBe(1);
+    expect(await row("Team party").getByText("Celebrations only").count()).toBe(1);
+    const flags = () =>
+      rows<{ date: string; skips_standups: boolean }>(
+        web.t.deps.db,
+        sql`select date::text, skips_standups from holidays where team_id = ${TEAM} order by date`,
+      );
+    expect(await flags()).toEqual([
+      { date: "2027-01-01", skips_standups: true },
+      { date: "2027-03-17", skips_standups: false },
+    ]);
+
+    // The import is theirs too; its rows say they move Celebrations only.
+    await page.locator("#holiday-csv").fill("date,name\n2027-04-01,Fools\n");
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
     await expect
-      .poll(() => list.getByRole("cell", { name: "New Year", exact: true }).count(), { timeout: 10_000 })
+      .poll(() => page.getByText("1 new · 0 renamed · 0 unchanged · 0 invalid").count(), { timeout: 10_000 })
       .toBe(1);
-    expect(await list.getByText("Only workspace admins can add or remove holidays").count()).toBe(1);
-    expect(await page.locator("#holiday-date").count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Add or rename" }).count()).toBe(0);
-    expect(await page.getByRole("button", { name: /^(Delete|Rename) / }).count()).toBe(0);
-    expect(await page.getByText("Import holidays").count()).toBe(0);
+    const preview = page.getByRole("table", { name: "Import preview" });
+    expect(await preview.getByText("Celebrations only").count()).toBe(1);
+    await page.getByRole("button", { name: "Import 1" }).click();
+    await expect.poll(() => page.getByText("Imported: 1 holiday saved.").count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => row("Fools").count(), { timeout: 10_000 }).toBe(1);
+    expect((await flags())[2]).toEqual({ date: "2027-04-01", skips_standups: false });
+
     mkdirSync(OUTPUT, { recursive: true });
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
+      // From the top, so the sticky header is where a reader sees it, not across the middle of the full page.
+      await page.evaluate("window.scrollTo(0, 0)");
       await page.screenshot({ path: join(OUTPUT, `calendar-celebrations-admin-${width}.png`), fullPage: true });
     }
+    await page.getByRole("button", { name: "Delete Team party" }).click();
+    await expect.poll(() => row("Team party").count(), { timeout: 10_000 }).toBe(0);
+    expect((await flags()).map((h) => h.date)).toEqual(["2027-01-01", "2027-04-01"]);
     await web.t.deps.db.execute(sql`delete from holidays where team_id = ${TEAM}`);
     await page.close();
     expect(problems).toEqual([]);
@@ -136,7 +169,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await expect
       .poll(() => page.getByRole("heading", { level: 1, name: "Calendar" }).count(), { timeout: 10_000 })
       .toBe(1);
-    expect(await page.getByText("Only workspace admins can add or remove holidays").count()).toBe(0);
+    expect(await page.getByText("The holidays you add move Celebrations only").count()).toBe(0);
 
     await page.locator("#holiday-date").fill("2027-12-24");
     await page.locator("#holiday-name").fill("Christmas Eve");
@@ -149,6 +182,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await page.getByRole("button", { name: "Add or rename" }).click();
     await expect.poll(() => page.getByRole("cell", { name: "Eve", exact: true }).count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByRole("cell", { name: "Christmas Eve", exact: true }).count()).toBe(0);
+    expect(await page.getByRole("row").filter({ hasText: "Eve" }).getByText("Skips standups").count()).toBe(1);
 
     await page
       .locator("#holiday-csv")
@@ -162,9 +196,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
       await rows(web.t.deps.db, sql`select 1 from holidays where team_id = ${TEAM} and date = '2027-12-25'`),
     ).toHaveLength(0);
     await page.getByRole("button", { name: "Import 1" }).click();
-    await expect
-      .poll(() => page.getByText(/Imported: 1 holiday added or renamed/).count(), { timeout: 10_000 })
-      .toBe(1);
+    await expect.poll(() => page.getByText("Imported: 1 holiday saved.").count(), { timeout: 10_000 }).toBe(1);
     const list = page.getByRole("region", { name: "Holidays", exact: true });
     await expect
       .poll(() => list.getByRole("cell", { name: "Christmas, the day", exact: true }).count(), { timeout: 10_000 })
@@ -178,7 +210,12 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     );
     expect(stored).toEqual([{ date: "2027-12-25", name: "Christmas, the day" }]);
     mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, "calendar.png"), fullPage: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      // From the top, so the sticky header is where a reader sees it, not across the middle of the full page.
+      await page.evaluate("window.scrollTo(0, 0)");
+      await page.screenshot({ path: join(OUTPUT, `calendar-workspace-admin-${width}.png`), fullPage: true });
+    }
     await page.close();
     expect(problems).toEqual([]);
   });

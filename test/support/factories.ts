@@ -33,8 +33,15 @@ export async function createSchedule(db: Db, clock: Clock, s: ScheduleInput): Pr
   return id;
 }
 
-export async function addHoliday(db: Db, teamId: string, date: string, name = "Holiday"): Promise<void> {
-  await db.insert(holidays).values({ teamId, date, name });
+/** A holiday row; `skipsStandups: false` is a Celebrations admin's (it moves Celebrations only). */
+export async function addHoliday(
+  db: Db,
+  teamId: string,
+  date: string,
+  name = "Holiday",
+  opts: { skipsStandups?: boolean } = {},
+): Promise<void> {
+  await db.insert(holidays).values({ teamId, date, name, skipsStandups: opts.skipsStandups ?? true });
 }
 
 export interface SeedAnswer {

@@ -67,22 +67,39 @@ export interface HolidayRow {
   name: string;
 }
 
+/** A holiday as the Calendar lists it: standups skip it only when a workspace admin made it a holiday. */
+export interface ListedHoliday extends HolidayRow {
+  skipsStandups: boolean;
+}
+
+/**
+ * Who is writing a holiday. A workspace admin's holiday skips standups; a Celebrations admin's new one applies to
+ * Celebrations only, and their renaming keeps whatever the holiday was.
+ */
+export type HolidayAuthor = "workspace-admin" | "celebrations-admin";
+
 /** Every holiday of the workspace by date (at most MAX_HOLIDAYS). */
-export async function listHolidays(ex: Executor, teamId: string): Promise<HolidayRow[]> {
+export async function listHolidays(ex: Executor, teamId: string): Promise<ListedHoliday[]> {
   return ex
-    .select({ date: holidays.date, name: holidays.name })
+    .select({ date: holidays.date, name: holidays.name, skipsStandups: holidays.skipsStandups })
     .from(holidays)
     .where(eq(holidays.teamId, teamId))
     .orderBy(asc(holidays.date))
     .limit(MAX_HOLIDAYS);
 }
 
-/** The holidays of the workspace between two dates (both included), by date. */
-export async function holidaysIn(ex: Executor, teamId: string, from: string, to: string): Promise<HolidayRow[]> {
+/** The holidays of the workspace between two dates (both included) that standups skip, by date. */
+export async function standupHolidaysIn(ex: Executor, teamId: string, from: string, to: string): Promise<HolidayRow[]> {
   return ex
     .select({ date: holidays.date, name: holidays.name })
     .from(holidays)
-    .where(and(eq(holidays.teamId, teamId), sql`${holidays.date} between ${from} and ${to}`))
+    .where(
+      and(
+        eq(holidays.teamId, teamId),
+        eq(holidays.skipsStandups, true),
+        sql`${holidays.date} between ${from} and ${to}`,
+      ),
+    )
     .orderBy(asc(holidays.date))
     .limit(MAX_HOLIDAYS);
 }
@@ -98,32 +115,47 @@ async function countHolidays(ex: Executor, teamId: string): Promise<number> {
 }
 
 /**
- * Adds the holiday, or renames the one on that date; "full" when it would be one more than MAX_HOLIDAYS. Run it in a
- * transaction (the lock is the transaction's).
+ * Adds the holiday, or renames the one on that date; "full" when it would be one more than MAX_HOLIDAYS. A workspace
+ * admin's write makes it skip standups; a Celebrations admin's new holiday does not, and their rename keeps the flag.
+ * Run it in a transaction (the lock is the transaction's).
  */
-export async function putHoliday(ex: Executor, teamId: string, h: HolidayRow): Promise<"created" | "renamed" | "full"> {
+export async function putHoliday(
+  ex: Executor,
+  teamId: string,
+  h: HolidayRow,
+  by: HolidayAuthor,
+): Promise<{ outcome: "created" | "renamed"; skipsStandups: boolean } | "full"> {
   await lockHolidays(ex, teamId);
+  const byAdmin = by === "workspace-admin";
   const [renamed] = await ex
     .update(holidays)
-    .set({ name: h.name })
+    .set({ name: h.name, skipsStandups: sql`${holidays.skipsStandups} or ${byAdmin}` })
     .where(and(eq(holidays.teamId, teamId), eq(holidays.date, h.date)))
-    .returning({ date: holidays.date });
-  if (renamed) return "renamed";
+    .returning({ skipsStandups: holidays.skipsStandups });
+  if (renamed) return { outcome: "renamed", skipsStandups: renamed.skipsStandups };
   if ((await countHolidays(ex, teamId)) >= MAX_HOLIDAYS) return "full";
-  await ex.insert(holidays).values({ teamId, date: h.date, name: h.name });
-  return "created";
+  await ex.insert(holidays).values({ teamId, date: h.date, name: h.name, skipsStandups: byAdmin });
+  return { outcome: "created", skipsStandups: byAdmin };
 }
 
-/** Writes many (new ones and renames) at once; false, writing nothing, when the total would pass MAX_HOLIDAYS. */
-export async function putHolidays(ex: Executor, teamId: string, list: HolidayRow[]): Promise<boolean> {
+/**
+ * Writes many (new ones and renames) at once, under the same rule as putHoliday; false, writing nothing, when the
+ * total would pass MAX_HOLIDAYS.
+ */
+export async function putHolidays(
+  ex: Executor,
+  teamId: string,
+  list: HolidayRow[],
+  by: HolidayAuthor,
+): Promise<boolean> {
   if (list.length === 0) return true;
   await lockHolidays(ex, teamId);
   const existing = new Set((await listHolidays(ex, teamId)).map((h) => h.date));
   const added = list.filter((h) => !existing.has(h.date)).length;
   if (existing.size + added > MAX_HOLIDAYS) return false;
   await ex.execute(
-    sql`insert into holidays (team_id, date, name)
-        select ${teamId}::text, h.date, h.name
+    sql`insert into holidays (team_id, date, name, skips_standups)
+        select ${teamId}::text, h.date, h.name, ${by === "workspace-admin"}::boolean
         from unnest(${pgArray(
           "date",
           list.map((h) => h.date),
@@ -132,16 +164,28 @@ export async function putHolidays(ex: Executor, teamId: string, list: HolidayRow
           list.map((h) => h.name),
         )}) with ordinality as h(date, name, n)
         order by h.n
-        on conflict (team_id, date) do update set name = excluded.name`,
+        on conflict (team_id, date) do update
+          set name = excluded.name, skips_standups = holidays.skips_standups or excluded.skips_standups`,
   );
   return true;
 }
 
-/** False when the workspace has no holiday on that date. */
-export async function deleteHoliday(ex: Executor, teamId: string, date: string): Promise<boolean> {
+/**
+ * Removes the holiday on that date: "missing" when there is none, "skips-standups" (removing nothing) when it is
+ * one standups skip and the caller is not a workspace admin.
+ */
+export async function deleteHoliday(
+  ex: Executor,
+  teamId: string,
+  date: string,
+  by: HolidayAuthor,
+): Promise<"deleted" | "missing" | "skips-standups"> {
+  const mine = and(eq(holidays.teamId, teamId), eq(holidays.date, date));
   const gone = await ex
     .delete(holidays)
-    .where(and(eq(holidays.teamId, teamId), eq(holidays.date, date)))
+    .where(by === "workspace-admin" ? mine : and(mine, eq(holidays.skipsStandups, false)))
     .returning({ date: holidays.date });
-  return gone.length > 0;
+  if (gone.length > 0) return "deleted";
+  const [left] = await ex.select({ date: holidays.date }).from(holidays).where(mine).limit(1);
+  return left ? "skips-standups" : "missing";
 }

@@ -13,16 +13,24 @@ export async function selectCalendarTimezone(ex: Executor, teamId: string): Prom
   return row?.timezone;
 }
 
+/** Holidays between two dates (both included); only those standups skip when `standupsOnly`. */
 export async function selectHolidays(
   ex: Executor,
   teamIds: string[],
   from: string,
   to: string,
+  standupsOnly: boolean,
 ): Promise<{ teamId: string; date: string }[]> {
   return ex
     .select({ teamId: holidays.teamId, date: holidays.date })
     .from(holidays)
-    .where(and(anyOf(holidays.teamId, teamIds), sql`${holidays.date} between ${from} and ${to}`));
+    .where(
+      and(
+        anyOf(holidays.teamId, teamIds),
+        sql`${holidays.date} between ${from} and ${to}`,
+        standupsOnly ? eq(holidays.skipsStandups, true) : undefined,
+      ),
+    );
 }
 
 /** The saved calendar timezones of these workspaces; workspaces without one are absent. */

@@ -34,16 +34,23 @@ export async function workspaceToday(deps: Pick<Deps, "db" | "clock">, teamId: s
   return todayIn(await workspaceTimezone(deps, teamId), deps.clock.now());
 }
 
-/** Holidays of these workspaces between two dates (both included), as team → set of YYYY-MM-DD. */
+/**
+ * Who is asking about holidays: standups skip only the holidays a workspace admin set; Celebrations move before every
+ * holiday, also a Celebrations admin's.
+ */
+export type HolidaysFor = "standups" | "celebrations";
+
+/** Holidays of these workspaces between two dates (both included) that `use` observes, as team → set of YYYY-MM-DD. */
 export async function holidaysBetween(
   deps: Pick<Deps, "db">,
   teamIds: string[],
   from: string,
   to: string,
+  use: HolidaysFor,
 ): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   if (teamIds.length === 0) return out;
-  for (const h of await selectHolidays(deps.db, teamIds, from, to)) {
+  for (const h of await selectHolidays(deps.db, teamIds, from, to, use === "standups")) {
     const set = out.get(h.teamId) ?? new Set<string>();
     set.add(h.date);
     out.set(h.teamId, set);

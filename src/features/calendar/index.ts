@@ -4,8 +4,9 @@ export {
   type CalendarRow,
   DEFAULT_WORKING_DAYS,
   deleteHoliday,
+  type HolidayAuthor,
   type HolidayRow,
-  holidaysIn,
+  type ListedHoliday,
   listHolidays,
   MAX_HOLIDAYS,
   putHoliday,
@@ -13,8 +14,16 @@ export {
   readCalendar,
   readCalendars,
   saveCalendar,
+  standupHolidaysIn,
 } from "./calendar.manage.ts";
-export { holidaysBetween, todayIn, workspaceTimezone, workspaceTimezones, workspaceToday } from "./calendar.service.ts";
+export {
+  type HolidaysFor,
+  holidaysBetween,
+  todayIn,
+  workspaceTimezone,
+  workspaceTimezones,
+  workspaceToday,
+} from "./calendar.service.ts";
 export {
   completeWindow,
   type DateWindow,

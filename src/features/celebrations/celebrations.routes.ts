@@ -7,6 +7,7 @@ import {
   errorBody,
   holiday,
   holidayImport,
+  listedHoliday,
   mutationErrors,
   okBody,
   sessionErrors,
@@ -16,14 +17,11 @@ import {
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
-import { listHolidays } from "../calendar/index.ts";
+import { addHoliday, importHolidays, listHolidayViews, removeHoliday } from "./celebrations.holidays.ts";
 import { calendarInput, holidayImportInput, holidayInput, settingsInput } from "./celebrations.input.ts";
 import {
-  addHoliday,
   askDatesPreview,
-  importHolidays,
   readSettings,
-  removeHoliday,
   requireManager,
   sendAskDates,
   upcoming,
@@ -37,20 +35,12 @@ const managerErrors = {
   403: errorBody.describe("Neither a workspace admin nor a Celebrations admin (or a cross-site request)"),
 } as const;
 const changeErrors = { ...managerErrors, 400: mutationErrors[400], 415: mutationErrors[415] } as const;
-/** Holidays skip every standup, so changing them is the workspace's call, not Celebrations'. */
-const holidayErrors = {
-  ...sessionErrors,
-  403: errorBody.describe(
-    "Not a workspace admin: Celebrations admins manage Celebrations only (or a cross-site request)",
-  ),
-} as const;
-const holidayChangeErrors = { ...holidayErrors, 400: mutationErrors[400], 415: mutationErrors[415] } as const;
 
 /**
  * Celebrations and the workspace calendar on the dashboard. Members read the settings and the holidays; changes,
- * the upcoming list and asking for dates need a workspace admin or a Celebrations admin; holidays, which every
- * standup skips, need a workspace admin. Both are checked before the body is read (a member's malformed body is
- * still a 403).
+ * the upcoming list and asking for dates need a workspace admin or a Celebrations admin, checked before the body is
+ * read (a member's malformed body is still a 403). Holidays are both kinds of admin's too, but only a workspace
+ * admin's skip standups (celebrations.holidays.ts decides, from the caller's role).
  */
 export function celebrationRoutes(app: App, deps: Deps): void {
   const manager = async (req: FastifyRequest) => requireManager(deps, requireSession(req));
@@ -98,25 +88,28 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/holidays",
     {
       schema: {
-        summary: "The workspace's holidays by date (standups skip them; celebrations move before them)",
-        response: { 200: z.array(holiday), ...sessionErrors },
+        summary:
+          "The workspace's holidays by date (celebrations move before them; standups skip those with skips_standups)",
+        response: { 200: z.array(listedHoliday), ...sessionErrors },
       },
     },
-    async (req) => listHolidays(deps.db, requireSession(req).teamId),
+    async (req) => listHolidayViews(deps, requireSession(req).teamId),
   );
 
   app.post(
     "/dashboard/api/celebrations/holidays",
     {
-      config: { admin: true },
+      onRequest: manager,
       schema: {
-        summary: "Add a holiday, or rename the one on that date (workspace admins)",
+        summary: "Add a holiday, or rename the one on that date",
+        description:
+          "A workspace admin's holiday skips standups (also when renaming one); a Celebrations admin's new holiday moves Celebrations only, and their renaming keeps whether standups skip it.",
         body: holidayInput,
-        response: { 200: holiday.describe("Renamed"), 201: holiday.describe("Added"), ...holidayChangeErrors },
+        response: { 200: holiday.describe("Renamed"), 201: holiday.describe("Added"), ...changeErrors },
       },
     },
     async (req, reply) => {
-      const out = await addHoliday(deps, requireSession(req).teamId, req.body);
+      const out = await addHoliday(deps, requireSession(req), req.body);
       return reply.status(out.created ? 201 : 200).send(out.holiday);
     },
   );
@@ -124,33 +117,38 @@ export function celebrationRoutes(app: App, deps: Deps): void {
   app.delete(
     "/dashboard/api/celebrations/holidays/:date",
     {
-      config: { admin: true },
+      onRequest: manager,
       schema: {
-        summary: "Remove the holiday on that YYYY-MM-DD date (workspace admins)",
+        summary: "Remove the holiday on that YYYY-MM-DD date",
+        description: "A holiday that standups skip can only be removed by a workspace admin (403 Admin required).",
         params: z.object({ date: z.string() }),
         response: {
           200: okBody,
-          ...holidayErrors,
+          ...managerErrors,
+          403: errorBody.describe(
+            "Neither a workspace admin nor a Celebrations admin, a Celebrations admin removing a holiday that standups skip (Admin required), or a cross-site request",
+          ),
           400: mutationErrors[400],
           404: errorBody.describe("No holiday on that date in this workspace"),
         },
       },
     },
-    async (req) => removeHoliday(deps, requireSession(req).teamId, req.params.date),
+    async (req) => removeHoliday(deps, requireSession(req), req.params.date),
   );
 
   app.post(
     "/dashboard/api/celebrations/holidays/import",
     {
-      config: { admin: true },
+      onRequest: manager,
       schema: {
         summary:
-          "Import holidays from CSV (header date,name; at most 5,000 rows; workspace admins); preview (default true) writes nothing",
+          "Import holidays from CSV (header date,name; at most 5,000 rows); preview (default true) writes nothing",
+        description: "Each row follows the rule of adding one holiday: only a workspace admin's skip standups.",
         body: holidayImportInput,
-        response: { 200: holidayImport, ...holidayChangeErrors },
+        response: { 200: holidayImport, ...changeErrors },
       },
     },
-    async (req) => importHolidays(deps, requireSession(req).teamId, req.body),
+    async (req) => importHolidays(deps, requireSession(req), req.body),
   );
 
   app.get(

@@ -1,22 +1,9 @@
-import { parse } from "csv-parse/sync";
 import { IANAZone } from "luxon";
 import { findActiveInstallation } from "../../chat/installations.repo.ts";
 import type { Executor } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
-import {
-  deleteHoliday,
-  holidaysBetween,
-  isRealDate,
-  listHolidays,
-  MAX_HOLIDAYS,
-  putHoliday,
-  putHolidays,
-  readCalendar,
-  saveCalendar,
-  shiftDate,
-  todayIn,
-} from "../calendar/index.ts";
+import { badRequest, conflict, forbidden } from "../../http/errors.ts";
+import { holidaysBetween, readCalendar, saveCalendar, shiftDate, todayIn } from "../calendar/index.ts";
 import { requireChannel } from "../channels/index.ts";
 import { requireMembers } from "../members/index.ts";
 import {
@@ -27,7 +14,7 @@ import {
   type Weekday,
   type WorkCalendar,
 } from "./celebrations.dates.ts";
-import { type CalendarInput, holidayNameProblem, MAX_IMPORT_ROWS, type SettingsInput } from "./celebrations.input.ts";
+import type { CalendarInput, SettingsInput } from "./celebrations.input.ts";
 import {
   celebratedPeople,
   claimAsks,
@@ -64,7 +51,10 @@ const asWeekdays = (days: string[]): Weekday[] => WEEKDAYS.filter((d) => days.in
 
 /** The workspace's calendar as Celebrations uses it, with its holidays between two dates. */
 export async function workCalendar(deps: Pick<Deps, "db">, teamId: string, from: string, to: string) {
-  const [cal, holidays] = await Promise.all([readCalendar(deps.db, teamId), holidaysBetween(deps, [teamId], from, to)]);
+  const [cal, holidays] = await Promise.all([
+    readCalendar(deps.db, teamId),
+    holidaysBetween(deps, [teamId], from, to, "celebrations"),
+  ]);
   const zone = IANAZone.isValidZone(cal.timezone) ? cal.timezone : "UTC";
   const work: WorkCalendar = {
     workingDays: asWeekdays(cal.workingDays),
@@ -166,104 +156,6 @@ export async function writeCalendar(
   await saveCalendar(deps.db, teamId, { timezone: input.timezone, workingDays: working }, deps.clock.now());
   const saved = await readCalendar(deps.db, teamId);
   return { timezone: saved.timezone, working_days: asWeekdays(saved.workingDays) };
-}
-
-// ---- Holidays ---------------------------------------------------------------------------------------
-
-export async function addHoliday(
-  deps: Pick<Deps, "db">,
-  teamId: string,
-  h: { date: string; name: string },
-): Promise<{ created: boolean; holiday: { date: string; name: string } }> {
-  const outcome = await deps.db.transaction((tx) => putHoliday(tx, teamId, h));
-  if (outcome === "full") throw badRequest(`date: a workspace may keep at most ${MAX_HOLIDAYS} holidays`);
-  return { created: outcome === "created", holiday: h };
-}
-
-export async function removeHoliday(deps: Pick<Deps, "db">, teamId: string, date: string): Promise<{ ok: true }> {
-  if (!isRealDate(date)) throw badRequest("date must be a real date as YYYY-MM-DD");
-  if (!(await deleteHoliday(deps.db, teamId, date))) throw notFound("No holiday on that date");
-  return { ok: true };
-}
-
-export interface ImportRow {
-  line: number;
-  date: string;
-  name: string;
-  status: "ready" | "renamed" | "unchanged" | "invalid";
-  error: string | null;
-}
-
-type Parsed = { record: string[]; info: { lines: number } };
-
-/** Parses a holiday CSV (header `date,name`; BOM, CRLF and quoted commas allowed) and checks each row. */
-export async function importHolidays(
-  deps: Pick<Deps, "db">,
-  teamId: string,
-  input: { csv: string; preview?: boolean | undefined },
-) {
-  let parsed: Parsed[];
-  try {
-    parsed = parse(input.csv, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      to: MAX_IMPORT_ROWS + 2,
-    }) as unknown as Parsed[];
-  } catch (err) {
-    throw badRequest(`csv could not be read: ${err instanceof Error ? err.message : "malformed CSV"}`);
-  }
-  const [header, ...records] = parsed;
-  const cols = (header?.record ?? []).map((c) => c.trim().toLowerCase());
-  if (cols.length < 2 || cols[0] !== "date" || cols[1] !== "name") {
-    throw badRequest("csv must start with the header date,name");
-  }
-  if (records.length > MAX_IMPORT_ROWS) throw badRequest(`csv may have at most ${MAX_IMPORT_ROWS} rows`);
-  const existing = new Map((await listHolidays(deps.db, teamId)).map((h) => [h.date, h.name]));
-  const seen = new Map<string, number>();
-  const out: ImportRow[] = records.map(({ record, info }) => {
-    const date = (record[0] ?? "").trim();
-    const name = (record[1] ?? "").trim();
-    const row = { line: info.lines, date, name };
-    const invalid = (error: string): ImportRow => ({ ...row, status: "invalid", error });
-    if (record.length > 2 && record.slice(2).some((c) => c.trim() !== "")) {
-      return invalid("too many columns (date,name)");
-    }
-    if (!isRealDate(date)) return invalid("date must be a real date as YYYY-MM-DD");
-    const nameProblem = holidayNameProblem(name);
-    if (nameProblem) return invalid(nameProblem);
-    const first = seen.get(date);
-    if (first !== undefined) return invalid(`date repeats line ${first}`);
-    seen.set(date, info.lines);
-    const before = existing.get(date);
-    if (before === undefined) return { ...row, status: "ready", error: null };
-    return { ...row, status: before === name ? "unchanged" : "renamed", error: null };
-  });
-  const count = (s: ImportRow["status"]) => out.filter((r) => r.status === s).length;
-  const preview = input.preview ?? true;
-  const toWrite = out.filter((r) => r.status === "ready" || r.status === "renamed");
-  let written = 0;
-  if (!preview && toWrite.length > 0) {
-    const ok = await deps.db.transaction((tx) =>
-      putHolidays(
-        tx,
-        teamId,
-        toWrite.map((r) => ({ date: r.date, name: r.name })),
-      ),
-    );
-    if (!ok) throw badRequest(`csv would take the workspace past ${MAX_HOLIDAYS} holidays`);
-    written = toWrite.length;
-  }
-  return {
-    preview,
-    ready: count("ready"),
-    renamed: count("renamed"),
-    unchanged: count("unchanged"),
-    invalid: count("invalid"),
-    written,
-    rows: out,
-  };
 }
 
 // ---- Upcoming -------------------------------------------------------------------------------------

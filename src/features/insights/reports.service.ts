@@ -1,7 +1,7 @@
 import { REPORTS_PAGE_DEFAULT, type StandupResponse } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest } from "../../http/errors.ts";
-import { holidaysIn, isRealDate, shiftDate, workspaceToday } from "../calendar/index.ts";
+import { isRealDate, shiftDate, standupHolidaysIn, workspaceToday } from "../calendar/index.ts";
 import { displayName } from "../schedules/index.ts";
 import { type PageKey, responseTotals, type StandupRow, standupsBetween } from "./insights.repo.ts";
 import { type FilterQuery, overallPct, resolveFilters, type WindowQuery, windowFor } from "./insights.service.ts";
@@ -44,7 +44,8 @@ export async function getReports(deps: InsightDeps, teamId: string, query: Repor
     participationByDay(deps.db, teamId, w.from, w.to, f, deps.clock.now()),
     responseTotals(deps.db, teamId, w.from, w.to, { ...f, q: query.q }),
     namesFor(deps, teamId),
-    holidaysIn(deps.db, teamId, w.from, w.to),
+    // Reports mark the days no standup ran: a Celebrations-only holiday is a working day for standups.
+    standupHolidaysIn(deps.db, teamId, w.from, w.to),
   ]);
   const more = page.length > limit;
   const rows = more ? page.slice(0, limit) : page;

@@ -185,8 +185,10 @@ describe("next run, last run and participant count", async () => {
 
   it("next_run_at skips the weekend and a holiday and follows the DST change of the schedule's zone", async () => {
     await addHoliday(t.deps.db, TEAM, "2026-03-30", "Spring holiday");
+    await addHoliday(t.deps.db, TEAM, "2026-03-31", "Celebrations only", { skipsStandups: false });
     const s = await create({ schedule_time: "09:00", schedule_tz: "Europe/Berlin" });
-    // Friday 27 March 10:00 UTC is past 09:00 CET; Mon 30 is a holiday; Tue 31 09:00 CEST (+02:00) is 07:00 UTC.
+    // Friday 27 March 10:00 UTC is past 09:00 CET; Mon 30 is a holiday; Tue 31 09:00 CEST (+02:00) is 07:00 UTC
+    // (a Celebrations admin's holiday that day does not stop standups).
     expect(s.next_run_at).toBe("2026-03-31T07:00:00.000Z");
     const paused = await create({ schedule_time: "09:00", active: false });
     expect(paused.next_run_at).toBe(null);

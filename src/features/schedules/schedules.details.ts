@@ -83,7 +83,7 @@ export async function presentSchedules(deps: DetailDeps, teamId: string, list: S
   const today = DateTime.fromJSDate(now, { zone: "utc" }).toISODate()!;
   const [lastRuns, holidays, names, participants] = await Promise.all([
     selectLastRuns(deps.db, teamId),
-    holidaysBetween(deps, [teamId], shiftDate(today, -1), shiftDate(today, NEXT_RUN_HORIZON_DAYS + 1)),
+    holidaysBetween(deps, [teamId], shiftDate(today, -1), shiftDate(today, NEXT_RUN_HORIZON_DAYS + 1), "standups"),
     list.some((s) => s.name === "") ? channelNames(deps, teamId) : new Map<string, string>(),
     participantsByChannel(
       deps,

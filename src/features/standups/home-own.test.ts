@@ -32,8 +32,9 @@ describe("App Home lists the member's own standups", async () => {
     expect(theirs).toMatch(/^S/);
   });
 
-  it("the next run skips a workspace holiday", async () => {
+  it("the next run skips a workspace holiday, not a Celebrations-only one", async () => {
     await addHoliday(t.deps.db, TEAM, "2026-03-02", "Team day");
+    await addHoliday(t.deps.db, TEAM, "2026-03-03", "Offsite party", { skipsStandups: false });
     t.clock.advance(2 * MINUTE);
     expect(await home()).toContain("Next run: Tue 3 Mar, 09:00 UTC");
   });

@@ -37,7 +37,7 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
     memberTimezone(deps, teamId, userId),
     listScheduleRows(deps, teamId),
     latestRunsForMember(deps.db, teamId, userId, now),
-    holidaysBetween(deps, [teamId], shiftDate(utcToday, -1), shiftDate(utcToday, HOLIDAY_HORIZON_DAYS)),
+    holidaysBetween(deps, [teamId], shiftDate(utcToday, -1), shiftDate(utcToday, HOLIDAY_HORIZON_DAYS), "standups"),
     timeOffHomeBlocks(deps, teamId, userId),
   ]);
   const active = all.filter((s) => s.active);

@@ -120,7 +120,7 @@ export async function tick(deps: Deps): Promise<TickResult> {
   const all = await schedulesToRun(deps);
   const fromDate = nowDt.minus({ days: 2 }).toISODate()!;
   const toDate = nowDt.plus({ days: 2 }).toISODate()!;
-  const holidays = await holidaysBetween(deps, [...new Set(all.map((s) => s.teamId))], fromDate, toDate);
+  const holidays = await holidaysBetween(deps, [...new Set(all.map((s) => s.teamId))], fromDate, toDate, "standups");
   const existing = await existingRunKeys(
     deps.db,
     all.map((s) => s.id),

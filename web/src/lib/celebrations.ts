@@ -6,6 +6,7 @@ import type {
   CelebrationSettings,
   Holiday,
   HolidayImport,
+  ListedHoliday,
   UpcomingCelebration,
 } from "./types.ts";
 
@@ -30,7 +31,7 @@ export function useCelebrationSettings() {
 export function useHolidays() {
   return useQuery({
     queryKey: celebrationKeys.holidays(),
-    queryFn: ({ signal }) => api.get<Holiday[]>("/celebrations/holidays", signal),
+    queryFn: ({ signal }) => api.get<ListedHoliday[]>("/celebrations/holidays", signal),
   });
 }
 

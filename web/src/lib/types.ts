@@ -18,6 +18,7 @@ export type {
   Kudo,
   LastRun,
   LeaderboardEntry,
+  ListedHoliday,
   McpClientConfig,
   McpConfigs,
   McpKey,
