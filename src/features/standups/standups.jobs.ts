@@ -28,6 +28,7 @@ import {
   findResponseById,
   findRun,
   lastDmChannel,
+  type ParticipantRow,
   participantsWithStatus,
   type ResponseRow,
   type RunRow,
@@ -154,15 +155,22 @@ async function planMemberTimezoneRun(deps: Deps, run: RunRow, timing: MemberTimi
   );
 }
 
-async function dmChannel(deps: Deps, client: WebClient, run: RunRow, userId: string): Promise<string> {
-  const p = await findParticipant(deps.db, run.id, userId);
+/** The participant's DM channel; pass their row when the caller has just read it (one query less per DM). */
+async function dmChannel(
+  deps: Deps,
+  client: WebClient,
+  run: RunRow,
+  userId: string,
+  known?: ParticipantRow,
+): Promise<string> {
+  const p = known ?? (await findParticipant(deps.db, run.id, userId));
   if (p?.dmChannel) return p.dmChannel;
   // The app's DM with a person keeps its id: one opened for an earlier run is used again, so only someone's first
   // standup costs a conversations.open (tier 3, ~50 a minute per workspace).
-  const known = await lastDmChannel(deps.db, run.teamId, userId);
-  if (known) {
-    await updateParticipant(deps.db, run.id, userId, { dmChannel: known });
-    return known;
+  const earlier = await lastDmChannel(deps.db, run.teamId, userId);
+  if (earlier) {
+    await updateParticipant(deps.db, run.id, userId, { dmChannel: earlier });
+    return earlier;
   }
   // Tier 3, paced per workspace like every instance's other opens; a 429 is waited out (or defers the job).
   const channel = await openDm(deps, client, run.teamId, userId);
@@ -184,7 +192,8 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const live = whileLive(deps, run);
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
-  const channel = await dmChannel(deps, client, run, userId);
+  const participant = await findParticipant(deps.db, runId, userId);
+  const channel = await dmChannel(deps, client, run, userId, participant);
   const turn = await claimAskTurn(deps, run, userId);
   const ts = await postOnce(
     deps,
@@ -194,8 +203,8 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   );
   if (turn.conversation) await askedFirstQuestion(deps, run, userId, ts);
   // Their reminder counts from now, when the ask went out (not from the run's start: downtime, a slow fan-out).
-  const p = await findParticipant(deps.db, runId, userId);
-  if (p) await markAsked(deps.db, run, p, deps.clock.now());
+  // markAsked writes only while asked_at is unset, so the row read before the post is enough.
+  if (participant) await markAsked(deps.db, run, participant, deps.clock.now());
 }
 
 /**
@@ -217,7 +226,7 @@ async function remind(deps: Deps, teamId: string, runId: number, userId: string)
   // Went on time off after the ask: not reminded, and counted as away.
   if (await awayInRun(deps.db, run, userId)) return;
   const client = await deps.chat.forTeam(teamId, "post");
-  const channel = await dmChannel(deps, client, run, userId);
+  const channel = await dmChannel(deps, client, run, userId, p);
   await postOnce(
     deps,
     client,
