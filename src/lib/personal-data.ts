@@ -10,8 +10,8 @@ import type { SQL } from "drizzle-orm";
  * workspace (every row of every team_id table) covers them all.
  */
 
-/** The person being erased, with both values already escaped for a LIKE pattern (`%`, `_` and `\` quoted). */
-export interface LikeValues {
+/** The person being erased, as stored (LIKE patterns are built from it with chat/post-keys.ts' postKeyLike). */
+export interface Person {
   team: string;
   user: string;
 }
@@ -35,7 +35,7 @@ export type PersonalDataPlace =
    */
   | (Place & { kind: "json"; column: string; type: "jsonb" | "text"; paths: string[] })
   /** Claim keys that embed the user id (`run:<id>:ask:<user>`): rows whose key matches a LIKE pattern are deleted. */
-  | (Place & { kind: "key"; column: string; patterns: (v: LikeValues) => string[] })
+  | (Place & { kind: "key"; column: string; patterns: (v: Person) => string[] })
   /**
    * Free text written by others that may mention the person as Slack sends mentions (`<@U123>`, `<@U123|name>`):
    * each mention is rewritten to MENTION_REPLACEMENT, the rest of the text stays theirs.
@@ -49,7 +49,7 @@ export type PersonalDataPlace =
 export interface PersonalJob {
   queue: string;
   field: string;
-  patterns?: (v: LikeValues) => string[];
+  patterns?: (v: Person) => string[];
   why: string;
 }
 

@@ -1,4 +1,5 @@
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
+import { postKey } from "../../chat/post-keys.ts";
 import { callOnce, postOnce } from "../../chat/post-once.ts";
 import { pacedCall } from "../../chat/rate-buckets.ts";
 import { openDm } from "../../chat/slack-calls.ts";
@@ -46,8 +47,8 @@ async function quietly(deps: Deps, teamId: string, what: string, work: () => Pro
   }
 }
 
-export const postKey = (teamId: string, kind: CelebrationKind, postDate: string) =>
-  `celebrations:${teamId}:${kind}:${postDate}`;
+export const celebrationPostKey = (teamId: string, kind: CelebrationKind, postDate: string) =>
+  postKey("celebrations", teamId, kind, postDate);
 
 async function postCelebrations(deps: Deps, p: { teamId: string; kind: CelebrationKind; postDate: string }) {
   const [claim, settings] = await Promise.all([
@@ -61,7 +62,7 @@ async function postCelebrations(deps: Deps, p: { teamId: string; kind: Celebrati
   const celebrated: Celebration[] = datesPostedOn(p.postDate, work).flatMap((d) => celebrationsOn(d, people, p.kind));
   if (celebrated.length === 0) return;
   const client = await deps.chat.forTeam(p.teamId, "post");
-  const key = postKey(p.teamId, p.kind, p.postDate);
+  const key = celebrationPostKey(p.teamId, p.kind, p.postDate);
   const channel = settings.channelId;
   const ts = await postOnce(deps, client, {
     key,
@@ -74,7 +75,7 @@ async function postCelebrations(deps: Deps, p: { teamId: string; kind: Celebrati
   await pacedCall(deps.db, p.teamId, "reactions.add", () =>
     callOnce(
       deps,
-      { key: `${key}:react`, teamId: p.teamId, channel },
+      { key: postKey(key, "react"), teamId: p.teamId, channel },
       async () => {
         try {
           await client.reactions.add({ channel, timestamp: ts, name: TADA });

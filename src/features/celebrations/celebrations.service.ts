@@ -1,5 +1,6 @@
 import { IANAZone } from "luxon";
 import { findActiveInstallation } from "../../chat/installations.repo.ts";
+import { postKey } from "../../chat/post-keys.ts";
 import type { Executor } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest, conflict, forbidden } from "../../http/errors.ts";
@@ -234,7 +235,7 @@ export async function sendAskDates(deps: Deps, teamId: string): Promise<{ sent: 
     const jobs = won.map((userId) => ({
       teamId,
       userId,
-      key: `celebrations:ask:${teamId}:${userId}:${now.toISOString()}`,
+      key: celebrationAskKey(teamId, userId, now),
     }));
     await deps.queue.enqueueMany("celebrations.ask", jobs, { tx });
     return won.length;
@@ -243,3 +244,7 @@ export async function sendAskDates(deps: Deps, teamId: string): Promise<{ sent: 
 }
 
 export type { SettingsRow };
+
+/** The claim of one ask-for-dates DM (a person is asked again after ASK_INTERVAL_DAYS, under a new key). */
+export const celebrationAskKey = (teamId: string, userId: string, at: Date) =>
+  postKey("celebrations", "ask", teamId, userId, at.toISOString());

@@ -1,3 +1,4 @@
+import { ANY_PART, postKeyLike } from "../../chat/post-keys.ts";
 import type { PersonalData } from "../../lib/personal-data.ts";
 
 export const celebrationsPersonalData: PersonalData = {
@@ -24,7 +25,7 @@ export const celebrationsPersonalData: PersonalData = {
       table: "chat_posts",
       column: "key",
       // The ask's key in celebrations.service.ts: celebrations:ask:<team>:<user>:<time>.
-      patterns: (v) => [`celebrations:ask:${v.team}:${v.user}:%`],
+      patterns: (v) => [postKeyLike("celebrations", "ask", v.team, v.user, ANY_PART)],
       why: "the claims of the ask-for-dates DMs sent to them",
     },
   ],

@@ -2,8 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import {
-  type LikeValues,
   MENTION_REPLACEMENT,
+  type Person,
   type PersonalData,
   type PersonalDataPlace,
   type PersonalJob,
@@ -41,7 +41,9 @@ function likeAny(target: SQL | ReturnType<typeof sql.identifier>, patterns: stri
 }
 
 /** The statement that erases one person from one place; a row count comes back from each. */
-function placeStatement(place: PersonalDataPlace, teamId: string, userId: string, like: LikeValues): SQL {
+function placeStatement(place: PersonalDataPlace, person: Person): SQL {
+  const { team: teamId, user: userId } = person;
+  const likeUser = likeEscape(userId);
   const table = sql.identifier(place.table);
   const column = sql.identifier(place.column);
   const inTeam = sql`team_id = ${teamId}`;
@@ -67,16 +69,16 @@ function placeStatement(place: PersonalDataPlace, teamId: string, userId: string
       );
       // The text match first: only documents that contain the id at all are parsed.
       return sql`delete from ${table} where ${inTeam} and ${column} is not null
-                 and case when ${column}::text like ${`%${like.user}%`} then (${named}) else false end`;
+                 and case when ${column}::text like ${`%${likeUser}%`} then (${named}) else false end`;
     }
     case "key":
-      return sql`delete from ${table} where ${inTeam} and (${likeAny(column, place.patterns(like))})`;
+      return sql`delete from ${table} where ${inTeam} and (${likeAny(column, place.patterns(person))})`;
     case "mention": {
       // <@U123> or <@U123|name>: Slack's mention syntax, in text or inside a JSON string (no JSON escaping needed).
       const pattern = `<@${regexEscape(userId)}(\\|[^>]*)?>`;
       const rewritten = sql`regexp_replace(${column}::text, ${pattern}, ${MENTION_REPLACEMENT}, 'g')`;
       return sql`update ${table} set ${column} = ${place.type === "jsonb" ? sql`${rewritten}::jsonb` : rewritten}
-                 where ${inTeam} and ${column}::text like ${`%<@${like.user}%`}
+                 where ${inTeam} and ${column}::text like ${`%<@${likeUser}%`}
                    and ${column}::text ~ ${pattern}`;
     }
   }
@@ -88,9 +90,9 @@ async function hasJobTable(ex: Executor): Promise<boolean> {
   return Boolean(present?.ok);
 }
 
-function jobCondition(job: PersonalJob, userId: string, like: LikeValues): SQL {
+function jobCondition(job: PersonalJob, person: Person): SQL {
   const value = sql`data->>${job.field}`;
-  const match = job.patterns ? likeAny(value, job.patterns(like)) : sql`${value} = ${userId}`;
+  const match = job.patterns ? likeAny(value, job.patterns(person)) : sql`${value} = ${person.user}`;
   return sql`(name = ${job.queue} and (${match}))`;
 }
 
@@ -114,10 +116,10 @@ export async function erasePerson(
   userId: string,
   registry: readonly PersonalData[] = PERSONAL_DATA,
 ): Promise<PersonErasure> {
-  const like = { team: likeEscape(teamId), user: likeEscape(userId) };
+  const person: Person = { team: teamId, user: userId };
   const out: PersonErasure = { deleted: {}, changed: {}, jobs: 0 };
   for (const place of registry.flatMap((f) => f.places)) {
-    const n = await affected(ex, placeStatement(place, teamId, userId, like));
+    const n = await affected(ex, placeStatement(place, person));
     const deletes = place.kind === "rows" || place.kind === "json" || place.kind === "key";
     const tally = deletes ? out.deleted : out.changed;
     const name = deletes ? place.table : `${place.table}.${place.column}`;
@@ -129,7 +131,7 @@ export async function erasePerson(
       ex,
       sql`delete from pgboss.job where data->>'teamId' = ${teamId} and state <> 'active'
           and (${sql.join(
-            jobs.map((job) => jobCondition(job, userId, like)),
+            jobs.map((job) => jobCondition(job, person)),
             sql` or `,
           )})`,
     );

@@ -1,3 +1,4 @@
+import { ANY_PART, postKeyLike } from "../../chat/post-keys.ts";
 import type { PersonalData } from "../../lib/personal-data.ts";
 
 export const emailPersonalData: PersonalData = {
@@ -16,7 +17,7 @@ export const emailPersonalData: PersonalData = {
       queue: "email.send",
       field: "key",
       // digestKey(week, user) in digest.scheduler.ts; the welcome's key names no one.
-      patterns: (v) => [`digest:%:${v.user}`],
+      patterns: (v) => [postKeyLike("digest", ANY_PART, v.user)],
       why: "a digest not yet sent to them",
     },
   ],

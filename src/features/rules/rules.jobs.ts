@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../../chat/block-fit.ts";
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
+import { postKey } from "../../chat/post-keys.ts";
 import { postOnce } from "../../chat/post-once.ts";
 import { openDm } from "../../chat/slack-calls.ts";
 import { destinationGone } from "../../chat/slack-errors.ts";
@@ -119,7 +120,7 @@ async function act(deps: JobDeps, firing: FiringRow): Promise<Outcome> {
   try {
     const channel =
       rule.action === "dm_admin" ? await openDm(deps, client, firing.teamId, rule.actionTarget) : rule.actionTarget;
-    await postOnce(deps, client, { key: `rule:${firing.id}`, teamId: firing.teamId, channel, ...message });
+    await postOnce(deps, client, { key: postKey("rule", firing.id), teamId: firing.teamId, channel, ...message });
     return "posted";
   } catch (err) {
     const code = destinationGone(err);

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { dmQuestions, dmTurns, schedules } from "../../db/schema.ts";
+import { askPostKeySql } from "./post-keys.ts";
 
 /**
  * A member's part in a run is still going: still `asked` (not answered, skipped or away), the run open, and their own
@@ -125,10 +126,10 @@ export async function nextWaitingRun(
     sql`select p.run_id as "runId" from run_participants p join standup_runs run on run.id = p.run_id
         where p.team_id = ${teamId} and p.user_id = ${userId} and ${stillAsked(now)}
           and exists (select 1 from chat_posts c
-                      where c.key = 'run:' || p.run_id::text || ':ask:' || p.user_id and c.state <> 'failed')
+                      where c.key = ${askPostKeySql(sql`p.run_id`, sql`p.user_id`)} and c.state <> 'failed')
           and not exists (select 1 from dm_questions q
                           where q.run_id = p.run_id and q.user_id = p.user_id and q.question_index = 0
-                            and (q.ts is not null or q.post_key = 'run:' || p.run_id::text || ':ask:' || p.user_id))
+                            and (q.ts is not null or q.post_key = ${askPostKeySql(sql`p.run_id`, sql`p.user_id`)}))
         order by run.starts_at, p.run_id
         limit 1`,
   );

@@ -11,6 +11,7 @@ import {
   recordQuestionTs,
   scheduleName,
 } from "./dm-conversation.repo.ts";
+import { standupPostKeys } from "./post-keys.ts";
 import { askPostKey, findParticipant, findRun, type RunRow } from "./runs.repo.ts";
 import { whileLive } from "./stopped-run.ts";
 
@@ -24,7 +25,7 @@ import { whileLive } from "./stopped-run.ts";
  * one open.
  */
 
-export const turnPostKey = (runId: number, userId: string) => `run:${runId}:turn:${userId}`;
+export const turnPostKey = standupPostKeys.turn;
 
 /** What a member is told the standup is called: its name, or "#channel standup". */
 export async function standupName(deps: Pick<Deps, "db">, run: RunRow): Promise<string> {

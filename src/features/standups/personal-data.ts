@@ -1,4 +1,5 @@
 import type { PersonalData } from "../../lib/personal-data.ts";
+import { memberPostKeyPatterns } from "./post-keys.ts";
 
 export const standupsPersonalData: PersonalData = {
   feature: "standups",
@@ -35,9 +36,8 @@ export const standupsPersonalData: PersonalData = {
       kind: "key",
       table: "chat_posts",
       column: "key",
-      // askPostKey and the reminder's key in standups.jobs.ts.
-      patterns: (v) => [`run:%:ask:${v.user}`, `run:%:remind:${v.user}`],
-      why: "the claims of the ask and reminder DMs sent to them",
+      patterns: (v) => memberPostKeyPatterns(v.user),
+      why: "the claims of the ask, reminder and hand-over DMs sent to them",
     },
   ],
   jobs: [

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "dri
 import { anyOf, pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
+import { askPostKeySql, standupPostKeys } from "./post-keys.ts";
 
 export type RunRow = typeof standupRuns.$inferSelect;
 export type ResponseRow = typeof responses.$inferSelect;
@@ -293,14 +294,14 @@ export async function listParticipants(ex: Executor, runId: number): Promise<Par
 }
 
 /** The chat_posts key of a member's ask DM in a run. */
-export const askPostKey = (runId: number, userId: string) => `run:${runId}:ask:${userId}`;
+export const askPostKey = standupPostKeys.ask;
 
 /**
  * The participant's ask may have reached them: its message claim exists and is not `failed` (sent, or sending or
  * unknown: perhaps posted). No claim, or a failed one, means the DM never went out.
  */
 const askMayHaveGoneOut = sql`exists (select 1 from chat_posts c
-  where c.key = 'run:' || ${runParticipants.runId}::text || ':ask:' || ${runParticipants.userId} and c.state <> 'failed')`;
+  where c.key = ${askPostKeySql(runParticipants.runId, runParticipants.userId)} and c.state <> 'failed')`;
 
 /**
  * A participant whose ask job ended because the run was stopped (paused, deleted, uninstalled) goes back to

@@ -17,6 +17,7 @@ import {
   replyMessage,
   summaryMessage,
 } from "./messages.ts";
+import { standupPostKeys } from "./post-keys.ts";
 import { markAsked } from "./reminders.repo.ts";
 import {
   addParticipants,
@@ -76,7 +77,7 @@ async function ensureParent(deps: Deps, client: WebClient, run: RunRow, opts: Po
   const ts = await postOnce(
     deps,
     client,
-    { key: `run:${run.id}:parent`, teamId: run.teamId, channel: run.channelId, ...msg },
+    { key: standupPostKeys.parent(run.id), teamId: run.teamId, channel: run.channelId, ...msg },
     opts,
   );
   await setParentTs(deps.db, run.id, ts);
@@ -230,7 +231,7 @@ async function remind(deps: Deps, teamId: string, runId: number, userId: string)
   await postOnce(
     deps,
     client,
-    { key: `run:${runId}:remind:${userId}`, teamId, channel, ...reminderMessage(run) },
+    { key: standupPostKeys.remind(runId, userId), teamId, channel, ...reminderMessage(run) },
     { ...whileLive(deps, run), onPosted: () => deps.metrics.dmsSent.inc({ kind: "reminder" }) },
   );
 }
@@ -268,7 +269,7 @@ async function reply(deps: Deps, teamId: string, responseId: number): Promise<vo
   let ts = first.replyTs;
   if (!ts) {
     ts = await postOnce(deps, client, {
-      key: `resp:${first.id}:reply`,
+      key: standupPostKeys.reply(first.id),
       teamId,
       channel: run.channelId,
       threadTs: parentTs,
@@ -291,7 +292,7 @@ async function reply(deps: Deps, teamId: string, responseId: number): Promise<vo
     shown = latest.version;
   }
   const channel = await dmChannel(deps, client, run, first.userId);
-  await postOnce(deps, client, { key: `resp:${first.id}:confirm`, teamId, channel, ...confirmMessage(run) });
+  await postOnce(deps, client, { key: standupPostKeys.confirm(first.id), teamId, channel, ...confirmMessage(run) });
 }
 
 async function summary(deps: Deps, teamId: string, runId: number): Promise<void> {
@@ -330,7 +331,7 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
   await postOnce(
     deps,
     client,
-    { key: `run:${runId}:summary`, teamId, channel: run.channelId, threadTs: parentTs, ...msg },
+    { key: standupPostKeys.summary(runId), teamId, channel: run.channelId, threadTs: parentTs, ...msg },
     live,
   );
 }

@@ -18,6 +18,7 @@ import {
 import { nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
+import { standupPostKeys } from "./post-keys.ts";
 import { findParticipant, findResponseOfRun, findRun } from "./runs.repo.ts";
 
 interface ActionBody {
@@ -96,7 +97,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     if (b.channel?.id) {
       // Keyed by the click: a redelivered action does not reply twice.
       await replyFromListener(deps, client, {
-        key: `skip-reply:${b.team.id}:${b.channel.id}:${b.actions?.[0]?.action_ts ?? runId}`,
+        key: standupPostKeys.skipReply(b.team.id, b.channel.id, b.actions?.[0]?.action_ts ?? runId),
         teamId: b.team.id,
         channel: b.channel.id,
         text: skipped
@@ -166,7 +167,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     // Paced, once per DM message (a redelivered event does not reply twice), handed to a job when Slack asks to wait.
     const say = (text: string) =>
       replyFromListener(deps, client, {
-        key: `dm-reply:${teamId}:${e.channel}:${e.ts ?? (body as { event_id?: string }).event_id}`,
+        key: standupPostKeys.dmReply(teamId, e.channel!, e.ts ?? String((body as { event_id?: string }).event_id)),
         teamId,
         channel: e.channel!,
         text,

@@ -1,3 +1,4 @@
+import { ANY_PART, postKeyLike } from "../../chat/post-keys.ts";
 import type { PersonalData } from "../../lib/personal-data.ts";
 
 export const webhooksPersonalData: PersonalData = {
@@ -30,7 +31,7 @@ export const webhooksPersonalData: PersonalData = {
       table: "chat_posts",
       column: "key",
       // The disabled-endpoint notice's key in webhooks.jobs.ts: webhook:<endpoint>:disabled:<time>:<admin>.
-      patterns: (v) => [`webhook:%:disabled:%:${v.user}`],
+      patterns: (v) => [postKeyLike("webhook", ANY_PART, "disabled", ANY_PART, v.user)],
       why: "the claims of endpoint-disabled DMs sent to them as an admin",
     },
   ],

@@ -1,4 +1,5 @@
 import { InstallationGoneError } from "../../chat/chat-clients.ts";
+import { postKey } from "../../chat/post-keys.ts";
 import { postOnce } from "../../chat/post-once.ts";
 import { openDm } from "../../chat/slack-calls.ts";
 import { slackErrorCode } from "../../chat/slack-errors.ts";
@@ -167,7 +168,7 @@ async function noticeDisabled(deps: JobDeps, p: { teamId: string; endpointId: nu
     try {
       const channel = await openDm(deps, client, p.teamId, userId);
       await postOnce(deps, client, {
-        key: `webhook:${p.endpointId}:disabled:${Date.parse(p.disabledAt)}:${userId}`,
+        key: postKey("webhook", p.endpointId, "disabled", Date.parse(p.disabledAt), userId),
         teamId: p.teamId,
         channel,
         text,
