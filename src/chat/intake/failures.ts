@@ -14,16 +14,28 @@ export function isNotInstalled(err: unknown): boolean {
 
 const MAX_ERROR_LENGTH = 300;
 
+/** The error that caused it all: Bolt wraps a listener's error (`original`), drizzle a driver's (`cause`). */
+function innermost(err: unknown): unknown {
+  let e = err;
+  for (let depth = 0; depth < 5; depth++) {
+    const inner =
+      (e as { original?: unknown; cause?: unknown } | undefined)?.original ?? (e as { cause?: unknown })?.cause;
+    if (!(inner instanceof Error)) return e;
+    e = inner;
+  }
+  return e;
+}
+
 /**
- * The error as stored and logged: its code and message, with quoted parts left out (a database error may quote the
- * value it refused, which can be answer text) and clipped. Never the payload.
+ * The error as stored and logged: the innermost error's code and message (drizzle's own wrapper lists the query's
+ * parameters, which can be answer text), with quoted parts and any parameter list left out, clipped. Never the
+ * payload.
  */
 export function describeFailure(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; original?: { message?: unknown } } | undefined;
-  const message = typeof e?.message === "string" ? e.message : String(err);
-  const inner = typeof e?.original?.message === "string" ? `: ${e.original.message}` : "";
+  const e = innermost(err) as { code?: unknown; message?: unknown } | undefined;
+  const message = (typeof e?.message === "string" ? e.message : String(e)).split(/\bparams:/)[0]!.trim();
   const code = typeof e?.code === "string" && !message.includes(e.code) ? `${e.code}: ` : "";
-  const text = `${code}${message}${inner}`.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "…");
+  const text = `${code}${message}`.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "…").replace(/\s+/g, " ");
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 }
 

@@ -227,7 +227,10 @@ export class Intake {
       this.deps.log.warn({ team_id, kind, attempt, outcome, err: error }, "chat delivery failed");
     } catch (markErr) {
       // The lease runs out and a sweep takes it again: nothing is lost, the error is only not stored.
-      this.deps.log.error({ team_id, kind, attempt, err: error, markErr: describeFailure(markErr) }, "chat delivery failed");
+      this.deps.log.error(
+        { team_id, kind, attempt, err: error, markErr: describeFailure(markErr) },
+        "chat delivery failed",
+      );
     }
   }
 }

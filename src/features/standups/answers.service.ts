@@ -132,7 +132,8 @@ export async function answerInConversation(
   // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
   if (!draft) return { kind: "none" };
   if (draft.length < total) return { kind: "next", question: run.questions[draft.length]!, index: draft.length, total };
-  // Only the append that completed the draft gets here, so the response is submitted once.
+  // Only the append that completed the draft gets here (or the same message processed again because its submission
+  // failed: the draft comes back unchanged), so the response is submitted once.
   const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
   if (!outcome.ok) {
     // A full draft that could not be submitted would swallow every later message: start over instead.
