@@ -5,8 +5,8 @@ import { errorBody } from "../contract/index.ts";
 import type { Deps } from "../deps.ts";
 import { addressKey } from "../http/rate-limit.ts";
 import { BODY_LIMIT } from "../http/server.ts";
-import type { Intake } from "./intake/intake.ts";
 import type { DeliveryKind } from "./intake/intake.repo.ts";
+import type { Intake } from "./intake/intake.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature } from "./verify.ts";
 

@@ -63,7 +63,7 @@ export class Batcher<T, R> {
     this.#running = (async () => {
       try {
         const results = await this.run(batch.map((w) => w.item));
-        batch.forEach((w, i) => w.resolve(results[i] as R));
+        for (const [i, w] of batch.entries()) w.resolve(results[i] as R);
       } catch (err) {
         for (const w of batch) w.reject(err);
       } finally {

@@ -21,6 +21,8 @@ export const INTAKE_LEASE_MS = 60_000;
 export const INTAKE_MAX_ATTEMPTS = 5;
 /** Wait after a failed attempt n: 30 s × 4^(n-1) (30 s, 2 min, 8 min, 32 min): the last ends ~45 min after receipt. */
 export const INTAKE_BACKOFF_BASE_MS = 30_000;
+/** A delivery kept as failed stays this long (shown to admins), longer than the 7 days of the others. */
+export const FAILED_DELIVERY_RETENTION_DAYS = 30;
 /** Acknowledged events being processed at once by this instance; past it the next is processed before its ack. */
 export const EVENT_BACKLOG_MAX = 256;
 /** Deliveries one sweep statement takes, and how many of them run at once. */

@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { eventEnvelope } from "../../../dev/slack-signing.ts";
-import { useTestApp } from "../../../test/support/app.ts";
-import { createSchedule } from "../../../test/support/factories.ts";
-import { failWrites } from "../../../test/support/faults.ts";
-import { submitStandup } from "../../../test/support/standup-answers.ts";
-import { rows } from "../../db/client.ts";
-import { tick } from "../../features/standups/index.ts";
-import { findInstallation } from "../installations.repo.ts";
-import { INTAKE_BACKOFF_BASE_MS, INTAKE_LEASE_MS, INTAKE_MAX_ATTEMPTS } from "./intake.ts";
+import { eventEnvelope } from "../../dev/slack-signing.ts";
+import { findInstallation } from "../../src/chat/installations.repo.ts";
+import { INTAKE_BACKOFF_BASE_MS, INTAKE_LEASE_MS, INTAKE_MAX_ATTEMPTS } from "../../src/chat/intake/intake.ts";
+import { rows } from "../../src/db/client.ts";
+import { tick } from "../../src/features/standups/index.ts";
+import { useTestApp } from "../support/app.ts";
+import { createSchedule } from "../support/factories.ts";
+import { failWrites } from "../support/faults.ts";
+import { submitStandup } from "../support/standup-answers.ts";
 
 const TEAM = "T0INTAKE";
 const CHANNEL = "C0INTAKE";
