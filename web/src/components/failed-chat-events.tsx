@@ -22,14 +22,14 @@ export function FailedChatEvents() {
         {(list) =>
           list.length === 0 ? (
             <p className="field-help">
-              None. Every message, answer and click from Slack is stored before Upbeat acknowledges it and is retried
-              for about 45 minutes if processing fails; anything that still fails is listed here for 30 days.
+              None. Every message, answer and command from Slack is stored before Upbeat acknowledges it and is tried
+              again for about 45 minutes if processing fails; anything that still fails is listed here for 30 days.
             </p>
           ) : (
             <>
               <p className="field-help">
-                These were received and retried for about 45 minutes, then given up. Ask the people concerned to send
-                them again; the error helps whoever runs Upbeat find the cause.
+                Upbeat received these and tried them again where that could help (for about 45 minutes), then gave up.
+                Ask the people concerned to send them again; the error helps whoever runs Upbeat find the cause.
               </p>
               <div className="table-wrap">
                 <table className="table">
@@ -58,7 +58,7 @@ export function FailedChatEvents() {
                           ) : null}
                         </td>
                         <td className="num hide-narrow">{e.attempts}</td>
-                        <td className="delivery-answer">{e.last_error ?? "—"}</td>
+                        <td className="failed-event-error">{e.last_error ?? "—"}</td>
                       </tr>
                     ))}
                   </tbody>
