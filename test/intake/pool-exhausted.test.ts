@@ -48,6 +48,12 @@ describe.runIf(onPostgres)("the database pool exhausted while 500 DM answers arr
   });
   t.clock.set("2026-03-02T09:00:10Z");
   const [runId] = (await tick(t.deps)).started;
+  // The 500 as the fan-out leaves them, asked (without sending 500 DMs at Slack's conversations.open pace).
+  await t.deps.database.query(
+    `insert into run_participants (run_id, user_id, team_id, status, created_at)
+       select $1, u, $2, 'asked', $3 from unnest($4::text[]) as u`,
+    [runId, TEAM, t.clock.now().toISOString(), PEOPLE],
+  );
 
   /** Slack's side: a delivery answered anything but 200 is sent again, with x-slack-retry-num. */
   const deliver = async (userId: string, i: number): Promise<number> => {
@@ -57,7 +63,7 @@ describe.runIf(onPostgres)("the database pool exhausted while 500 DM answers arr
         {
           type: "message",
           channel_type: "im",
-          channel: `D${userId}`,
+          channel: t.fake.dmFor(TEAM, userId),
           user: userId,
           text: `Plan of ${userId}`,
           ts: `1772442010.${String(i).padStart(6, "0")}`,
@@ -78,15 +84,16 @@ describe.runIf(onPostgres)("the database pool exhausted while 500 DM answers arr
   it("all 500 answers are stored, none twice; what was answered 200 is never lost", { timeout: 120_000 }, async () => {
     const pool = t.database.pool!;
     const held: PoolClient[] = await Promise.all(Array.from({ length: POOL_MAX }, () => pool.connect()));
-    const release = setTimeout(() => {
-      for (const c of held) c.release();
-    }, HOLD_MS);
+    const releaseAll = () => {
+      for (const c of held.splice(0)) c.release();
+    };
+    const release = setTimeout(releaseAll, HOLD_MS);
     let retries: number[];
     try {
       retries = await Promise.all(PEOPLE.map((userId, i) => deliver(userId, i)));
     } finally {
       clearTimeout(release);
-      for (const c of held) c.release();
+      releaseAll();
     }
     // Refused while the pool was held (so Slack retried them), none acknowledged without being stored.
     expect(retries.filter((n) => n > 0).length).toBeGreaterThan(0);

@@ -39,7 +39,8 @@ describe.runIf(onPostgres)("durable intake across two instances", async () => {
   const members = async (like: string) =>
     (
       await rows<{ n: number }>(
-        a.deps.db,
+        // B's connection: A is stopped in the second test.
+        b.deps.db,
         sql`select count(*)::int as n from members where team_id = ${TEAM} and user_id like ${like}`,
       )
     )[0]!.n;
