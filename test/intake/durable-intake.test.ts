@@ -170,6 +170,31 @@ describe("durable intake: stored before the ack, processed until done", async ()
     expect((await delivery("EvUNINST"))?.state).toBe("done");
   });
 
+  it("a button whose modal could not open (after its ack) is kept as failed at once, not run again with a dead trigger", async () => {
+    t.fake.fail("views.open", { error: "expired_trigger_id" });
+    const res = await t.sendInteraction({
+      type: "block_actions",
+      team: { id: TEAM, domain: "intake" },
+      user: { id: "U0DAN", team_id: TEAM },
+      api_app_id: "A0UPBEAT",
+      token: "legacy",
+      trigger_id: "trigger.dan.button",
+      channel: { id: t.fake.dmFor(TEAM, "U0DAN") },
+      actions: [{ type: "button", action_id: "standup_answer", block_id: "b", value: String(runId), action_ts: "1" }],
+    });
+    expect(res.statusCode).toBe(200);
+    await t.app.settle();
+    const [row] = await rows<{ state: string; attempts: number; last_error: string }>(
+      t.deps.db,
+      sql`select state, attempts, last_error from chat_events where event_id like 'trigger.dan.button/%'`,
+    );
+    expect(row).toEqual({ state: "failed", attempts: 1, last_error: expect.stringContaining("expired_trigger_id") });
+    afterBackoff(4);
+    expect(await t.app.intake.sweep()).toBe(0);
+    const metrics = (await t.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/upbeat_chat_event_failures_total\{kind="interaction",outcome="not_rerun"\} 1\n/);
+  });
+
   it(`a delivery that fails all ${INTAKE_MAX_ATTEMPTS} attempts is kept as failed, counted in /metrics and listed for admins only`, async () => {
     await t.installTeam("T0BROKEN");
     await t.addMember("T0BROKEN", "U0PLAIN");
@@ -215,14 +240,14 @@ describe("durable intake: stored before the ack, processed until done", async ()
         failed_at: failedAt,
       },
     ]);
-    // Another workspace's admin sees none of it; a member is refused.
+    // Another workspace's admin sees only its own (the button above); a member is refused.
     const other = await t.signIn(TEAM, "U0INTAKEADMIN");
     const theirs = await t.inject({
       method: "GET",
       url: "/dashboard/api/chat/failed-events",
       headers: { cookie: other },
     });
-    expect(theirs.json()).toEqual([]);
+    expect((theirs.json() as { type: string }[]).map((e) => e.type)).toEqual(["block_actions"]);
     const member = await t.signIn("T0BROKEN", "U0PLAIN");
     const refused = await t.inject({
       method: "GET",
