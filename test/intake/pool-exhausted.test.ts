@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { PoolClient } from "pg";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventEnvelope, sign } from "../../dev/slack-signing.ts";
 import { INTAKE_BACKOFF_BASE_MS } from "../../src/chat/intake/intake.ts";
 import { rows } from "../../src/db/client.ts";
 import { upsertPeople } from "../../src/features/members/index.ts";
 import { tick } from "../../src/features/standups/index.ts";
-import { useTestApp } from "../support/app.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
 import { freshDatabase, onPostgres } from "../support/database.ts";
 import { createSchedule } from "../support/factories.ts";
 
@@ -21,39 +21,46 @@ const POOL_MAX = 20;
  * The fault probe of issue 22: every connection of the app's pool held for 10 s at the moment 500 DM answers arrive.
  * PostgreSQL only: the embedded database has no pool (one connection, whose queries wait in turn and never time out).
  */
-describe.runIf(onPostgres)("the database pool exhausted while 500 DM answers arrive", async () => {
-  const t = await useTestApp({ database: await freshDatabase({ poolMax: POOL_MAX }) });
-  t.clock.set("2026-03-02T08:59:30Z");
-  await t.installTeam(TEAM);
-  await upsertPeople(
-    t.deps.db,
-    TEAM,
-    PEOPLE.map((userId) => ({
-      userId,
-      realName: userId,
-      displayName: userId.toLowerCase(),
-      email: `${userId.toLowerCase()}@pool.test`,
-      tz: "UTC",
-      active: true,
-      slackAdmin: false,
-    })),
-    t.clock.now(),
-  );
-  t.fake.addChannel(TEAM, { id: CHANNEL, name: "pool", members: [...PEOPLE, "BT0POOLBOT"] });
-  await createSchedule(t.deps.db, t.clock, {
-    teamId: TEAM,
-    channelId: CHANNEL,
-    time: "09:00",
-    questions: ["What will you do today?"],
+describe.runIf(onPostgres)("the database pool exhausted while 500 DM answers arrive", () => {
+  let t: TestApp;
+  let runId: number;
+  beforeAll(async () => {
+    t = await createTestApp({ database: await freshDatabase({ poolMax: POOL_MAX }) });
+    t.clock.set("2026-03-02T08:59:30Z");
+    await t.installTeam(TEAM);
+    await upsertPeople(
+      t.deps.db,
+      TEAM,
+      PEOPLE.map((userId) => ({
+        userId,
+        realName: userId,
+        displayName: userId.toLowerCase(),
+        email: `${userId.toLowerCase()}@pool.test`,
+        tz: "UTC",
+        active: true,
+        slackAdmin: false,
+      })),
+      t.clock.now(),
+    );
+    t.fake.addChannel(TEAM, { id: CHANNEL, name: "pool", members: [...PEOPLE, "BT0POOLBOT"] });
+    await createSchedule(t.deps.db, t.clock, {
+      teamId: TEAM,
+      channelId: CHANNEL,
+      time: "09:00",
+      questions: ["What will you do today?"],
+    });
+    t.clock.set("2026-03-02T09:00:10Z");
+    runId = (await tick(t.deps)).started[0]!;
+    // The 500 as the fan-out leaves them, asked (without sending 500 DMs at Slack's conversations.open pace).
+    await t.deps.database.query(
+      `insert into run_participants (run_id, user_id, team_id, status, created_at)
+         select $1, u, $2, 'asked', $3 from unnest($4::text[]) as u`,
+      [runId, TEAM, t.clock.now().toISOString(), PEOPLE],
+    );
   });
-  t.clock.set("2026-03-02T09:00:10Z");
-  const [runId] = (await tick(t.deps)).started;
-  // The 500 as the fan-out leaves them, asked (without sending 500 DMs at Slack's conversations.open pace).
-  await t.deps.database.query(
-    `insert into run_participants (run_id, user_id, team_id, status, created_at)
-       select $1, u, $2, 'asked', $3 from unnest($4::text[]) as u`,
-    [runId, TEAM, t.clock.now().toISOString(), PEOPLE],
-  );
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** Slack's side: a delivery answered anything but 200 is sent again, with x-slack-retry-num. */
   const deliver = async (userId: string, i: number): Promise<number> => {

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventEnvelope } from "../../dev/slack-signing.ts";
 import { INTAKE_LEASE_MS } from "../../src/chat/intake/intake.ts";
 import { rows } from "../../src/db/client.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
+import type { TestApp } from "../support/app.ts";
 import { onPostgres } from "../support/database.ts";
 import { startTwoInstances } from "../support/two-instances.ts";
 
@@ -30,12 +31,19 @@ const teamJoin = (id: string, eventId: string) => {
   return { kind: "event" as const, body, raw: JSON.stringify(body) };
 };
 
-describe.runIf(onPostgres)("durable intake across two instances", async () => {
+/** Needs a database server that two processes share (the embedded database is one connection). */
+describe.runIf(onPostgres)("durable intake across two instances", () => {
   const clock = new ManualClock("2026-03-02T09:00:00Z");
-  const two = await startTwoInstances({ clock });
-  afterAll(() => two.close());
-  const { a, b } = two;
-  await a.installTeam(TEAM);
+  let a: TestApp;
+  let b: TestApp;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ a, b, close } = await startTwoInstances({ clock }));
+    await a.installTeam(TEAM);
+  });
+  afterAll(async () => {
+    await close?.();
+  });
   const members = async (like: string) =>
     (
       await rows<{ n: number }>(
