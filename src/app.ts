@@ -1,6 +1,9 @@
 import type { App as BoltApp } from "@slack/bolt";
 import type { FastifyInstance } from "fastify";
 import { createBolt } from "./chat/bolt.ts";
+import { failedEventRoutes } from "./chat/intake/failed-events.routes.ts";
+import { Intake } from "./chat/intake/intake.ts";
+import { startIntakeSweeper } from "./chat/intake/sweeper.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import type { Deps } from "./deps.ts";
@@ -48,9 +51,11 @@ export interface Upbeat {
   readonly deps: Deps;
   readonly server: FastifyInstance;
   readonly bolt: BoltApp;
+  /** Where every Slack delivery is recorded and processed (tests run its sweep directly). */
+  readonly intake: Intake;
   /** Starts background work (queue workers, scheduler). Listening is the caller's choice. */
   start(): Promise<void>;
-  /** Waits until the chat events acknowledged so far have been handled (tests read their effects after it). */
+  /** Waits until the chat deliveries acknowledged so far have been processed (tests read their effects after it). */
   settle(): Promise<void>;
   /**
    * Graceful shutdown within SHUTDOWN_BUDGET_MS: refuses new connections, lets in-flight requests and running jobs and
@@ -76,6 +81,7 @@ function within(work: Promise<unknown>, ms: number): Promise<unknown> {
 /** Wires every feature: routes, Slack listeners and jobs. */
 export async function buildApp(deps: Deps): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
+  const intake = new Intake(deps, (body, ack, retry) => receiver.bolt.processEvent({ body, ack, ...retry }));
   const bolt = createBolt(deps, receiver, [
     installListeners,
     memberListeners,
@@ -104,7 +110,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes,
     metricsRoutes,
-    chatRoutes(receiver),
+    chatRoutes(intake),
+    failedEventRoutes,
     installRoutes,
     manifestRoutes,
     sessionRoutes,
@@ -136,10 +143,12 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopMemberSync: StopTicker | undefined;
   let stopMaintenance: StopTicker | undefined;
   let stopTokenCheck: StopTicker | undefined;
+  let stopIntakeSweeper: StopTicker | undefined;
   return {
     deps,
     server,
     bolt,
+    intake,
     async start() {
       await deps.queue.start();
       if (deps.queue.settings.workers) {
@@ -150,9 +159,10 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopMemberSync = startMemberSyncScheduler(deps);
         stopMaintenance = startMaintenanceScheduler(deps);
         stopTokenCheck = startTokenCheckScheduler(deps);
+        stopIntakeSweeper = startIntakeSweeper(deps, intake);
       }
     },
-    settle: () => receiver.settle(),
+    settle: () => intake.settle(),
     stop() {
       stopping ??= (async () => {
         const deadline = Date.now() + SHUTDOWN_BUDGET_MS;
@@ -169,6 +179,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
             stopMemberSync,
             stopMaintenance,
             stopTokenCheck,
+            stopIntakeSweeper,
           ].map((stop) => stop?.()),
         );
         // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to
@@ -184,7 +195,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         }
         // A request still running now (a client that never finishes its upload, a held-open stream) is cut off.
         server.server.closeAllConnections();
-        await receiver.settle(left());
+        // Deliveries being processed finish here; one that does not is taken again by a sweep once its lease ends.
+        await intake.settle(left());
         // The workers take no new jobs; running ones get the rest of the budget, then pg-boss fails them for a retry.
         await deps.queue
           .stop(left() - DB_CLOSE_MS)

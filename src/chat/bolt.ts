@@ -1,5 +1,6 @@
 import { App } from "@slack/bolt";
 import type { Deps } from "../deps.ts";
+import { NotInstalledError } from "./intake/failures.ts";
 import type { FastifyReceiver } from "./receiver.ts";
 import { type ChatListeners, ChatRouter } from "./router.ts";
 import { slackLevelFor, slackLogger } from "./slack-logger.ts";
@@ -23,12 +24,14 @@ export function createBolt(deps: Deps, receiver: FastifyReceiver, groups: Listen
     authorize: async ({ teamId }) => {
       if (!teamId) throw new Error("event without a team");
       const auth = await deps.chat.authorize(teamId);
-      if (!auth) throw new Error(`team ${teamId} is not installed`);
+      if (!auth) throw new NotInstalledError(teamId);
       return { ...auth, teamId };
     },
   });
+  // Rethrown, so that processEvent rejects and the intake keeps the delivery for another attempt (Bolt's own
+  // handler would swallow it); the intake logs it.
   bolt.error(async (err) => {
-    deps.log.warn({ err: err.message, code: (err as { code?: string }).code }, "chat listener error");
+    throw err;
   });
   const router = new ChatRouter(bolt);
   for (const register of groups) register(router.listeners, deps);

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { installations } from "../db/schema.ts";
 
@@ -29,7 +29,13 @@ export async function upsertInstallation(
   ex: Executor,
   row: Omit<
     Installation,
-    "installedAt" | "updatedAt" | "uninstalledAt" | "accessEndedAt" | "tokenRefusedAt" | "tokenRefusedError"
+    | "installedAt"
+    | "updatedAt"
+    | "uninstalledAt"
+    | "accessEndedAt"
+    | "tokenRefusedAt"
+    | "tokenRefusedError"
+    | "authorizedAt"
   >,
   now: Date,
 ): Promise<{ reactivated: boolean }> {
@@ -44,6 +50,7 @@ export async function upsertInstallation(
       ...row,
       installedAt: now,
       updatedAt: now,
+      authorizedAt: now,
       uninstalledAt: null,
       tokenRefusedAt: null,
       tokenRefusedError: null,
@@ -57,6 +64,7 @@ export async function upsertInstallation(
         scopes: row.scopes,
         installerUserId: row.installerUserId,
         updatedAt: now,
+        authorizedAt: now,
         uninstalledAt: null,
         // A new token: whatever Slack refused before no longer applies.
         tokenRefusedAt: null,
@@ -70,11 +78,20 @@ export async function upsertInstallation(
  * Marks the workspace uninstalled and records that its access ended now; false when it already was. The caller
  * ends the access itself in the same transaction: this row update comes first and holds the row lock until then.
  */
-export async function markUninstalled(ex: Executor, teamId: string, now: Date): Promise<boolean> {
+export async function markUninstalled(
+  ex: Executor,
+  teamId: string,
+  now: Date,
+  opts: { eventAt?: Date } = {},
+): Promise<boolean> {
+  // An uninstall event from before the current token was stored (a delivery processed late) is about the old one.
+  const notStale = opts.eventAt
+    ? or(isNull(installations.authorizedAt), lte(installations.authorizedAt, opts.eventAt))
+    : undefined;
   const res = await ex
     .update(installations)
     .set({ uninstalledAt: now, accessEndedAt: now, updatedAt: now })
-    .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt)))
+    .where(and(eq(installations.teamId, teamId), isNull(installations.uninstalledAt), notStale))
     .returning({ teamId: installations.teamId });
   return res.length > 0;
 }

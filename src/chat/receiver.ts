@@ -4,42 +4,16 @@ import { z } from "zod";
 import { errorBody } from "../contract/index.ts";
 import type { Deps } from "../deps.ts";
 import { addressKey } from "../http/rate-limit.ts";
+import { BODY_LIMIT } from "../http/server.ts";
 import { stripNul } from "../lib/nul.ts";
-import { EventClaims } from "./event-claims.ts";
+import type { DeliveryKind } from "./intake/intake.repo.ts";
+import type { Intake } from "./intake/intake.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
-import { verifySlackSignature } from "./verify.ts";
+import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature } from "./verify.ts";
 
-/** Slack gives up after 3 s; answer before that even if no listener acknowledged. */
-const ACK_DEADLINE_MS = 2_500;
-
-const EVENT_BACKLOG_MAX = 256;
-
-function logListenerError(req: FastifyRequest, err: unknown): void {
-  req.log.error({ err: err instanceof Error ? err.message : String(err) }, "chat listener failed");
-}
-
-/** Transport only: Fastify verifies, parses and acknowledges; Bolt's listeners do the work. */
+/** Bolt's side of the transport: the intake hands it each delivery (`processEvent`); start and stop are the app's. */
 export class FastifyReceiver implements Receiver {
   #bolt: App | undefined;
-  readonly #inFlight = new Set<Promise<void>>();
-
-  /** Runs acknowledged event work in the background; false when the backlog is full (run it inline). */
-  track(work: () => Promise<void>, log: FastifyRequest["log"]): boolean {
-    if (this.#inFlight.size >= EVENT_BACKLOG_MAX) return false;
-    const p: Promise<void> = work()
-      .catch((err: unknown) =>
-        log.error({ err: err instanceof Error ? err.message : String(err) }, "chat listener failed"),
-      )
-      .finally(() => this.#inFlight.delete(p));
-    this.#inFlight.add(p);
-    return true;
-  }
-
-  /** Lets acknowledged events finish before shutdown closes the database. */
-  async settle(timeoutMs = 10_000): Promise<void> {
-    const timeout = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
-    await Promise.race([Promise.allSettled([...this.#inFlight]), timeout]);
-  }
 
   init(app: App): void {
     this.#bolt = app;
@@ -70,14 +44,12 @@ function parseBody(raw: Buffer, contentType: string | undefined): Body | undefin
 const tooMany = (reply: FastifyReply, retryAfterSeconds: number) =>
   reply.status(429).header("retry-after", String(retryAfterSeconds)).send({ error: "Too many requests" });
 
-async function handle(
-  deps: Deps,
-  receiver: FastifyReceiver,
-  gate: SignatureGate,
-  claims: EventClaims,
-  req: FastifyRequest,
-  reply: FastifyReply,
-) {
+function kindOf(body: Body): DeliveryKind {
+  if (body.type === "event_callback") return "event";
+  return typeof body.command === "string" ? "command" : "interaction";
+}
+
+async function handle(deps: Deps, intake: Intake, gate: SignatureGate, req: FastifyRequest, reply: FastifyReply) {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const contentType = req.headers["content-type"];
   // Slack's certificate probe for slash commands is unsigned and carries nothing to process.
@@ -94,9 +66,11 @@ async function handle(
   );
   if (!check.ok) {
     req.log.warn({ reason: check.reason }, "refused unsigned chat request");
-    const wait = await gate.fail(addressKey(req.ip));
+    const ip = addressKey(req.ip);
+    // Already blocked: refused without counting (no database write per request of a flood).
+    const wait = gate.retryAfter(ip, deps.clock.now().getTime()) || (await gate.fail(ip));
     if (wait > 0) {
-      req.log.warn("chat requests from an address refused until the minute ends: too many bad signatures");
+      req.log.warn("unsigned chat requests from an address refused until the minute ends: too many bad signatures");
       return tooMany(reply, wait);
     }
     return reply.status(401).send({ error: "Invalid request signature" });
@@ -106,67 +80,65 @@ async function handle(
   if (body.type === "url_verification") return reply.send({ challenge: body.challenge });
 
   const retryNum = Number(req.headers["x-slack-retry-num"] ?? 0);
-  const retry = retryNum ? { retryNum, retryReason: String(req.headers["x-slack-retry-reason"] ?? "") } : {};
-
-  if (body.type === "event_callback" && typeof body.event_id === "string") {
-    // Events need no answer but 200: acknowledge first, then claim the event id and dispatch. Past a
-    // bounded backlog the work is done before answering, so overload slows senders instead of piling up.
-    const eventId = body.event_id;
-    const work = async () => {
-      if (!(await claims.claim(eventId, body.team_id as string | undefined))) return;
-      await receiver.bolt.processEvent({ body, ack: async () => {}, ...retry });
-    };
-    if (!receiver.track(work, req.log)) await work().catch((err: unknown) => logListenerError(req, err));
-    return reply.send("");
+  const retry = retryNum ? { retryNum, retryReason: String(req.headers["x-slack-retry-reason"] ?? "") } : undefined;
+  let result: unknown;
+  try {
+    result = await intake.receive({ kind: kindOf(body), body, raw, ...(retry ? { retry } : {}) });
+  } catch (err) {
+    // Not stored, so not acknowledged: Slack retries an event it got no 200 for (and shows the member an error for
+    // a command or interaction), where a 200 would lose it.
+    req.log.error({ err: err instanceof Error ? err.message : String(err) }, "could not record a chat delivery");
+    return reply.status(503).send({ error: "Service unavailable" });
   }
-
-  let acked = false;
-  const response = new Promise<unknown>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ACK_DEADLINE_MS);
-    const ack = async (res?: unknown) => {
-      if (acked) return;
-      acked = true;
-      clearTimeout(timer);
-      resolve(res);
-    };
-    receiver.bolt.processEvent({ body, ack, ...retry }).catch((err: unknown) => {
-      logListenerError(req, err);
-      void ack();
-    });
-  });
-  const result = await response;
   if (result === undefined || result === "") return reply.send("");
   if (typeof result === "string") return reply.type("text/plain; charset=utf-8").send(result);
   return reply.send(result);
 }
 
-export function chatRoutes(receiver: FastifyReceiver) {
+/**
+ * Whether a request from an address blocked for bad signatures can be refused on its headers alone: no signature,
+ * a timestamp outside the window, or a body over the limit can never be a valid Slack request.
+ */
+function hopeless(req: FastifyRequest, nowMs: number): boolean {
+  const signature = req.headers["x-slack-signature"];
+  const timestamp = Number(req.headers["x-slack-request-timestamp"]);
+  if (typeof signature !== "string" || !Number.isFinite(timestamp)) return true;
+  if (Math.abs(nowMs / 1000 - timestamp) > SIGNATURE_WINDOW_SECONDS) return true;
+  return Number(req.headers["content-length"] ?? 0) > BODY_LIMIT;
+}
+
+export function chatRoutes(intake: Intake) {
   return async (app: FastifyInstance, deps: Deps): Promise<void> => {
     // Encapsulated so the raw-body parser applies only to the Slack endpoints.
     const gate = new SignatureGate(deps);
-    const claims = new EventClaims(deps.database, deps.clock);
     await app.register(async (scope) => {
-      // An address over its signature-failure limit is refused before its body is read or any HMAC computed.
+      // A blocked address's request that cannot be validly signed is refused before its body is read; any other is
+      // read and verified (handle), so Slack behind a shared address is never refused for someone else's requests.
       scope.addHook("onRequest", async (req, reply) => {
-        const wait = gate.retryAfter(addressKey(req.ip), deps.clock.now().getTime());
-        if (wait > 0) return tooMany(reply, wait);
+        const now = deps.clock.now().getTime();
+        const wait = gate.retryAfter(addressKey(req.ip), now);
+        if (wait > 0 && hopeless(req, now)) return tooMany(reply, wait);
       });
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, receiver, gate, claims, req, reply);
+      const route = (req: FastifyRequest, reply: FastifyReply) => handle(deps, intake, gate, req, reply);
       const schema = (summary: string) => ({
         summary,
         description:
           "Called only by Slack. Verified with the signing secret (X-Slack-Signature, X-Slack-Request-Timestamp " +
-          "within 5 minutes) before anything else; retries (X-Slack-Retry-Num) are acknowledged and processed once.",
+          "within 5 minutes) before anything else, then stored, and only then acknowledged; retries " +
+          "(X-Slack-Retry-Num) are acknowledged and processed once.",
         response: {
           200: z.unknown().describe("Empty, or Slack's acknowledgement body (a challenge, response_action or message)"),
           400: errorBody.describe("A body that is neither JSON nor a form"),
           401: errorBody.describe("Missing, forged or stale signature"),
           429: errorBody.describe(
-            `More than ${SIGNATURE_FAILURES_PER_MINUTE} bad signatures a minute from this address: every request ` +
-              "from it is refused until the minute ends (Retry-After). Validly signed requests never count.",
+            `More than ${SIGNATURE_FAILURES_PER_MINUTE} bad signatures a minute from this address: until the minute ` +
+              "ends (Retry-After) its requests that are not validly signed are refused with 429 instead of 401, " +
+              "without being counted (and before their body is read when the headers alone show it). Validly " +
+              "signed requests are always accepted and never count.",
           ),
+          503: errorBody.describe("The delivery could not be stored (database unavailable): Slack retries it"),
         },
       });
       scope.post("/chat/events", { schema: schema("Slack Events API deliveries (and slash commands)") }, route);

@@ -7,10 +7,13 @@ export const SIGNATURE_FAILURES_PER_MINUTE = 20;
 export const BLOCKED_ADDRESSES_MAX = 10_000;
 
 /**
- * Refuses addresses that keep failing Slack's signature check, without ever slowing Slack down: valid requests
- * are never counted (Slack sends a lot from few addresses), and checking an address is a map lookup, no database.
- * Failures are counted in the database, so every instance sees the same count; an instance blocks an address
- * when a failure it counts crosses the limit, until the end of that one-minute window.
+ * Makes refusing addresses that keep failing Slack's signature check cheap, without ever refusing Slack: valid
+ * requests are never counted (Slack sends a lot from few addresses) and are always verified and accepted, even from
+ * a blocked address (behind a load balancer with TRUST_PROXY_HOPS=0 everyone shares one). A blocked address's other
+ * requests are refused 429 without a database write, before their body is read when the headers alone rule them out
+ * (receiver.ts). Checking an address is a map lookup, no database. Failures are counted in the database, so every
+ * instance sees the same count; an instance blocks an address when a failure it counts crosses the limit, until the
+ * end of that one-minute window.
  */
 export class SignatureGate {
   /** Address → end of the window it is blocked for, in insertion order, which is also the order they expire in. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type * as celebrations from "./celebrations.ts";
+import type * as chatEvents from "./chat-events.ts";
 import type * as dataRemoval from "./data-removal.ts";
 import type * as email from "./email.ts";
 import type * as insights from "./insights.ts";
@@ -12,6 +13,7 @@ import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
 export * from "./celebrations.ts";
+export * from "./chat-events.ts";
 export * from "./common.ts";
 export * from "./data-removal.ts";
 export * from "./email.ts";
@@ -29,6 +31,7 @@ export * from "./workspace.ts";
 /** The types the dashboard reads, inferred from the schemas the server answers with. */
 export type Role = z.output<typeof workspace.me>["role"];
 export type Me = z.output<typeof workspace.me>;
+export type FailedChatEvent = z.output<typeof chatEvents.failedChatEvent>;
 export type Member = z.output<typeof workspace.member>;
 export type MemberSyncStatus = z.output<typeof members.memberSyncStatus>;
 export type MemberSyncQueued = z.output<typeof members.memberSyncQueued>;

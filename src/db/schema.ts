@@ -45,6 +45,8 @@ export const installations = pgTable("installations", {
    */
   tokenRefusedAt: tstz("token_refused_at"),
   tokenRefusedError: text("token_refused_error"),
+  /** When the current bot token was stored (install or reinstall): older uninstall events do not apply to it. */
+  authorizedAt: tstz("authorized_at"),
 });
 
 export const members = pgTable(
@@ -118,15 +120,37 @@ export const usedNonces = pgTable(
   (t) => [index("used_nonces_expires_idx").on(t.expiresAt)],
 );
 
-/** Slack retries an event when it gets no 200 within 3 s; the event id is claimed once. Pruned after 7 days. */
+/**
+ * The durable intake (src/chat/intake): every verified Slack delivery, stored before it is acknowledged under its
+ * event id (or a key derived from the interaction), so a retry dedupes. `pending` until processed (`payload` is
+ * cleared then), taken again by a sweep once `retry_at` passes; `failed` when its attempts are spent (kept with the
+ * error, shown to admins). Pruned after 7 days (failed ones after 30).
+ */
 export const chatEvents = pgTable(
   "chat_events",
   {
     eventId: text("event_id").primaryKey(),
     teamId: text("team_id"),
     receivedAt: tstz("received_at").notNull(),
+    /** event | command | interaction */
+    kind: text("kind").notNull().default("event"),
+    /** The event type, slash command or interaction type (view_submission …): no ids, no text. */
+    type: text("type"),
+    /** The parsed body as JSON text, while it may still be processed. */
+    payload: text("payload"),
+    /** pending | done | failed; rows from before the intake stored bodies are `done`. */
+    state: text("state").notNull().default("done"),
+    attempts: integer("attempts").notNull().default(0),
+    /** When a sweep may take a pending row: the end of its lease, or of its backoff after a failure. */
+    retryAt: tstz("retry_at"),
+    lastError: text("last_error"),
+    updatedAt: tstz("updated_at"),
   },
-  (t) => [index("chat_events_received_idx").on(t.receivedAt)],
+  (t) => [
+    index("chat_events_received_idx").on(t.receivedAt),
+    index("chat_events_due_idx").on(t.retryAt).where(sql`${t.state} = 'pending'`),
+    index("chat_events_failed_idx").on(t.teamId, t.receivedAt).where(sql`${t.state} = 'failed'`),
+  ],
 );
 
 /** Fixed-window counters for rate limits that must hold across instances. Pruned after a day at the latest. */

@@ -62,6 +62,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly chatEventFailures = new Counter({
+    name: "upbeat_chat_event_failures_total",
+    help:
+      "Failed processing attempts of stored Slack deliveries by kind (event, command, interaction) and outcome: " +
+      "retry (taken again later), exhausted (attempts spent: kept as failed), not_rerun (an interaction not worth " +
+      "running again: kept as failed)",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [this.registry],
+  });
+
   readonly runsStarted = new Counter({
     name: "upbeat_standup_runs_started_total",
     help: "Standup runs started, by trigger (schedule or manual run now)",

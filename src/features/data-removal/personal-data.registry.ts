@@ -1,3 +1,4 @@
+import { intakePersonalData } from "../../chat/intake/personal-data.ts";
 import type { PersonalData } from "../../lib/personal-data.ts";
 import { celebrationsPersonalData } from "../celebrations/index.ts";
 import { emailPersonalData } from "../email/index.ts";
@@ -32,6 +33,7 @@ export const PERSONAL_DATA: readonly PersonalData[] = [
   emailPersonalData,
   mcpKeysPersonalData,
   feedPersonalData,
+  intakePersonalData,
 ];
 
 /**

@@ -104,6 +104,16 @@ async function seed(t: TestApp): Promise<string> {
     await db.execute(sql`insert into dm_questions (run_id, user_id, question_index, team_id, post_key, ts, created_at)
       values (${runId}, ${u}, 0, ${A}, ${`run:${runId}:ask:${u}`}, '1795000000.000100', ${now})`);
   }
+  // A delivery of theirs still waiting, and one of PEER's that mentions them.
+  const delivery = (user: string, text: string) =>
+    JSON.stringify({ team_id: A, event: { type: "message", channel_type: "im", user, text, ts: "1.1" } });
+  for (const [id, user, text] of [
+    ["EvPdGone", GONE, "my answer"],
+    ["EvPdPeer", PEER, `pairing with <@${GONE}>`],
+  ] as const) {
+    await db.execute(sql`insert into chat_events (event_id, team_id, received_at, kind, type, payload, state, retry_at)
+      values (${id}, ${A}, ${now}, 'event', 'message', ${delivery(user, text)}, 'pending', ${now})`);
+  }
   const keys = (u: string) => [
     `run:${runId}:ask:${u}`,
     `run:${runId}:remind:${u}`,
@@ -228,6 +238,12 @@ describe("deleting a removed member's data, everywhere", async () => {
       blockers: "waiting on @former member",
       answers: ["paired with @former member", "ship", "waiting on @former member"],
     });
+    const waiting = await rows<{ event_id: string; payload: string }>(
+      db,
+      sql`select event_id, payload from chat_events where team_id = ${A} and payload is not null`,
+    );
+    expect(waiting.map((e) => e.event_id)).toEqual(["EvPdPeer"]);
+    expect(JSON.parse(waiting[0]!.payload).event.text).toBe("pairing with @former member");
     const [settings] = await rows<{ admins: string[] }>(
       db,
       sql`select admins from celebration_settings where team_id = ${A}`,

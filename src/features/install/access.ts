@@ -22,10 +22,14 @@ export async function endWorkspaceAccess(ex: Executor, teamId: string, now: Date
  * access ends in the same transaction, so no instance sees one without the other. Jobs still queued for it end
  * quietly (they find no active installation). False when it was already uninstalled.
  */
-export async function uninstallWorkspace(deps: Pick<Deps, "db" | "clock" | "chat">, teamId: string): Promise<boolean> {
+export async function uninstallWorkspace(
+  deps: Pick<Deps, "db" | "clock" | "chat">,
+  teamId: string,
+  opts: { eventAt?: Date } = {},
+): Promise<boolean> {
   const now = deps.clock.now();
   const done = await deps.db.transaction(async (tx) => {
-    if (!(await markUninstalled(tx, teamId, now))) return false;
+    if (!(await markUninstalled(tx, teamId, now, opts))) return false;
     await endWorkspaceAccess(tx, teamId, now);
     return true;
   });

@@ -4,13 +4,19 @@ import { markNeedsReinstall, uninstallWorkspace } from "./access.ts";
 
 /** Uninstall or a revoked bot token: keep the data, end all access and stop all work until it reinstalls. */
 export function installListeners(bolt: ChatListeners, deps: Deps): void {
-  const stop = async (teamId: string | undefined, why: string) => {
+  // Slack's event_time (whole seconds): a delivery processed late (re-run by the intake) does not uninstall a
+  // reinstall that came after the event.
+  const stop = async (body: { team_id?: string; event_time?: unknown }, why: string) => {
+    const teamId = body.team_id;
     if (!teamId) return;
-    if (await uninstallWorkspace(deps, teamId)) deps.log.info({ team_id: teamId, why }, "workspace uninstalled");
+    const seconds = Number(body.event_time);
+    const eventAt = Number.isFinite(seconds) && seconds > 0 ? new Date((seconds + 1) * 1000) : undefined;
+    if (await uninstallWorkspace(deps, teamId, eventAt ? { eventAt } : {}))
+      deps.log.info({ team_id: teamId, why }, "workspace uninstalled");
   };
-  bolt.event("app_uninstalled", async ({ body }) => stop(body.team_id, "app_uninstalled"));
+  bolt.event("app_uninstalled", async ({ body }) => stop(body, "app_uninstalled"));
   bolt.event("tokens_revoked", async ({ event, body }) => {
-    if ((event.tokens.bot ?? []).length > 0) await stop(body.team_id, "tokens_revoked");
+    if ((event.tokens.bot ?? []).length > 0) await stop(body, "tokens_revoked");
   });
 }
 

@@ -58,15 +58,18 @@ describe("the standup modal's shout-out", async () => {
   const [runId] = (await tick(t.deps)).started;
   await t.deps.queue.drain();
 
+  let clicks = 0;
   const openModal = async (user: string) => {
     const before = t.fake.callsTo("views.open").length;
+    // Each click has its own trigger id at Slack; the same bytes twice would be one delivery to the intake.
+    clicks += 1;
     await t.sendInteraction({
       type: "block_actions",
       team: { id: TEAM, domain: "shout" },
       user: { id: user, team_id: TEAM },
       api_app_id: "A0UPBEAT",
       token: "legacy",
-      trigger_id: `trigger.${user}`,
+      trigger_id: `trigger.${user}.${clicks}`,
       channel: { id: t.fake.dmFor(TEAM, user) },
       actions: [{ type: "button", action_id: "standup_answer", block_id: "b", value: String(runId), action_ts: "1" }],
     });

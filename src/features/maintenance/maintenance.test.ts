@@ -45,6 +45,9 @@ describe("the daily maintenance (retention)", async () => {
     }
     await db.execute(sql`insert into chat_events (event_id, team_id, received_at)
       values ('EvNew', ${TEAM}, ${at(7 * DAY - MIN)}), ('EvNow', ${TEAM}, ${at(0)})`);
+    // Deliveries that could not be processed: 30 days (admins are shown them).
+    await db.execute(sql`insert into chat_events (event_id, team_id, received_at, state)
+      values ('EvFailedOld', ${TEAM}, ${at(30 * DAY + MIN)}, 'failed'), ('EvFailedKept', ${TEAM}, ${at(7 * DAY + MIN)}, 'failed')`);
     // Sessions and nonces: until they expire.
     await db.execute(sql`insert into sessions (id_hash, team_id, user_id, created_at, expires_at)
       values ('s-expired', ${TEAM}, 'U0MAINA', ${at(30 * DAY)}, ${at(1000)}),
@@ -119,7 +122,7 @@ describe("the daily maintenance (retention)", async () => {
     expect(orphans.length).toBeGreaterThan(20);
     expect(orphans.filter(([, n]) => n !== 0)).toEqual([]);
     expect(Object.fromEntries(Object.entries(result.pruned).filter(([name]) => !name.startsWith("orphans:")))).toEqual({
-      chat_events: 5,
+      chat_events: 6,
       sessions: 1,
       used_nonces: 2,
       rate_limits: 1,
@@ -131,7 +134,11 @@ describe("the daily maintenance (retention)", async () => {
       holidays: 1,
       maintenance_runs: 1,
     });
-    expect(await keys(sql`select event_id as k from chat_events order by 1`)).toEqual(["EvNew", "EvNow"]);
+    expect(await keys(sql`select event_id as k from chat_events order by 1`)).toEqual([
+      "EvFailedKept",
+      "EvNew",
+      "EvNow",
+    ]);
     expect(await keys(sql`select id_hash as k from sessions where team_id = ${TEAM} order by 1`)).toEqual(["s-live"]);
     expect(await keys(sql`select nonce as k from used_nonces order by 1`)).toEqual(["login:live"]);
     expect(await keys(sql`select bucket as k from rate_limits order by 1`)).toEqual(["signin:now"]);

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { FAILED_DELIVERY_RETENTION_DAYS } from "../../chat/intake/intake.ts";
 import type { Executor } from "../../db/client.ts";
 import { rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
@@ -58,7 +59,10 @@ export const PRUNE_STEPS: readonly PruneStep[] = [
   {
     name: "chat_events",
     table: "chat_events",
-    where: (now) => sql`received_at < ${ago(now, CHAT_EVENT_RETENTION_DAYS)}`,
+    // Failed deliveries are kept longer: admins are shown them ("events that could not be processed").
+    where: (now) =>
+      sql`(state <> 'failed' and received_at < ${ago(now, CHAT_EVENT_RETENTION_DAYS)})
+          or received_at < ${ago(now, FAILED_DELIVERY_RETENTION_DAYS)}`,
   },
   { name: "sessions", table: "sessions", where: (now) => sql`expires_at < ${now.toISOString()}` },
   // A nonce expires after its token or state does: the token is refused as expired before its nonce is looked at.

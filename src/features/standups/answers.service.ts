@@ -162,7 +162,8 @@ export async function answerInConversation(
     const next = { question: run.questions[draft.length]!, index: draft.length, total, runId: run.id };
     return { kind: "next", ...next, ...(named ? { name: await standupName(deps, run) } : {}) };
   }
-  // Only the append that completed the draft gets here, so the response is submitted once.
+  // Only the append that completed the draft gets here (or the same message processed again because its submission
+  // failed: the draft comes back unchanged), so the response is submitted once.
   const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
   if (!outcome.ok) {
     // A full draft that could not be submitted would swallow every later message: start over instead.

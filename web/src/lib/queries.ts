@@ -4,6 +4,7 @@ import type {
   Analytics,
   Channel,
   EmailPreferences,
+  FailedChatEvent,
   Kudo,
   LeaderboardEntry,
   McpConfigs,
@@ -40,6 +41,7 @@ export const keys = {
   analytics: (days: number) => ["analytics", days] as const,
   members: () => ["members"] as const,
   memberSync: () => ["members", "sync"] as const,
+  failedChatEvents: () => ["chat", "failed-events"] as const,
   channels: () => ["channels"] as const,
   templates: () => ["templates"] as const,
   mcpKeys: () => ["mcp-keys"] as const,
@@ -111,6 +113,10 @@ export function useMemberSync() {
     queryFn: get<MemberSyncStatus>("/members/sync"),
     refetchInterval: (q) => (q.state.data && q.state.data.state !== "idle" ? 3_000 : false),
   });
+}
+
+export function useFailedChatEvents() {
+  return useQuery({ queryKey: keys.failedChatEvents(), queryFn: get<FailedChatEvent[]>("/chat/failed-events") });
 }
 
 export function useChannels() {

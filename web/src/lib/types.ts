@@ -11,6 +11,7 @@ export type {
   CreatedMcpKey,
   CreatedWebhookEndpoint,
   EmailPreferences,
+  FailedChatEvent,
   FeedToken,
   Holiday,
   HolidayImport,

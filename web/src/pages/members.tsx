@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { FailedChatEvents } from "../components/failed-chat-events.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
@@ -382,6 +383,7 @@ export function MembersPage({ me }: { me: Me }) {
           "@former member".
         </p>
       </ConfirmDialog>
+      <FailedChatEvents />
       <DangerZone me={me} />
     </>
   );

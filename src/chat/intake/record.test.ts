@@ -1,8 +1,24 @@
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, onPostgres, secondConnection } from "../../test/support/database.ts";
-import type { Database } from "../db/client.ts";
-import { ManualClock } from "../lib/clock.ts";
-import { CLAIM_BATCH_MAX, EventClaims } from "./event-claims.ts";
+import { freshDatabase, onPostgres, secondConnection } from "../../../test/support/database.ts";
+import type { Database } from "../../db/client.ts";
+import { ManualClock } from "../../lib/clock.ts";
+import { Metrics } from "../../lib/metrics.ts";
+import { BATCH_MAX as CLAIM_BATCH_MAX } from "./batcher.ts";
+import { Intake } from "./intake.ts";
+
+/** The intake's recording step alone (nothing is dispatched): `claim` records an event delivery. */
+class EventClaims {
+  readonly #intake: Intake;
+  constructor(database: Pick<Database, "query">, clock: ManualClock) {
+    const deps = { database, clock, log: pino({ level: "silent" }), metrics: new Metrics() };
+    this.#intake = new Intake(deps, async () => {});
+  }
+  claim(eventId: string, teamId: string | undefined): Promise<boolean> {
+    const body = { type: "event_callback", event_id: eventId, event: { type: "reaction_added" }, team_id: teamId };
+    return this.#intake.record({ kind: "event", body, raw: "" });
+  }
+}
 
 /** The real database, counting the statements the claims run and the ids each carried. */
 function counting(database: Database) {
@@ -16,7 +32,7 @@ function counting(database: Database) {
   };
 }
 
-describe("event-id claims, batched", () => {
+describe("deliveries recorded under their event id, batched", () => {
   const clock = new ManualClock("2026-04-01T09:00:00Z");
   let database: Database;
   let other: Database;
@@ -48,10 +64,20 @@ describe("event-id claims, batched", () => {
     expect(results.slice(0, 100).every(Boolean)).toBe(true);
     expect(db.statements).toEqual([100]);
     const [row] = await database.query<{ n: number; team: string; at: Date }>(
-      "select count(*)::int as n, min(team_id) as team, min(received_at) as at from chat_events where event_id like 'EvBATCH%'",
+      `select count(*)::int as n, min(team_id) as team, min(received_at) as at, min(state) as state, min(kind) as kind,
+              min(type) as type, min(attempts) as attempts
+         from chat_events where event_id like 'EvBATCH%'`,
       [],
     );
-    expect(row).toMatchObject({ n: 100, team: "T0CLAIM" });
+    // Pending, its first attempt under way here; the type is kept for the admin list.
+    expect(row).toMatchObject({
+      n: 100,
+      team: "T0CLAIM",
+      state: "pending",
+      kind: "event",
+      type: "reaction_added",
+      attempts: 1,
+    });
     expect(new Date(row!.at).toISOString()).toBe("2026-04-01T09:00:00.000Z");
   });
 
