@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import { type Executor, rows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import { daysAgo, type PruneStep } from "../lib/retention.ts";
 import { tooMany } from "./errors.ts";
 
 export interface RateDecision {
@@ -111,3 +112,14 @@ export function addressKey(ip: string): string {
     .map((g) => Number.parseInt(g, 16).toString(16))
     .join(":")}::/64`;
 }
+
+/** Rate-limit windows last a minute; a day-old one is long dead (the hot path prunes too, now and then). */
+export const RATE_WINDOW_RETENTION_DAYS = 1;
+
+export const rateLimitPruneSteps: readonly PruneStep[] = [
+  {
+    name: "rate_limits",
+    table: "rate_limits",
+    where: (now) => sql`window_start < ${daysAgo(now, RATE_WINDOW_RETENTION_DAYS)}`,
+  },
+];

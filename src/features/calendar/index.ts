@@ -34,3 +34,4 @@ export {
   resolveWindow,
   shiftDate,
 } from "./date-window.ts";
+export { calendarPruneSteps, HOLIDAY_RETENTION_DAYS } from "./retention.ts";

@@ -1,13 +1,17 @@
-import { type SQL, sql } from "drizzle-orm";
-import { FAILED_DELIVERY_RETENTION_DAYS } from "../../chat/intake/intake.ts";
+import { sql } from "drizzle-orm";
+import { chatPruneSteps } from "../../chat/retention.ts";
 import type { Executor } from "../../db/client.ts";
 import { rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
+import { rateLimitPruneSteps } from "../../http/rate-limit.ts";
 import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
+import { dateDaysAgo, type PruneStep } from "../../lib/retention.ts";
+import { calendarPruneSteps } from "../calendar/index.ts";
 import { teamTables } from "../data-removal/index.ts";
-import { FIRING_RETENTION_DAYS } from "../rules/index.ts";
-import { TIME_OFF_RETENTION_DAYS } from "../time-off/index.ts";
-import { DELIVERY_RETENTION_MS } from "../webhooks/index.ts";
+import { rulePruneSteps } from "../rules/index.ts";
+import { sessionPruneSteps } from "../session/index.ts";
+import { timeOffPruneSteps } from "../time-off/index.ts";
+import { webhookPruneSteps } from "../webhooks/index.ts";
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
@@ -16,20 +20,6 @@ declare module "../../jobs/queue.ts" {
   }
 }
 
-const DAY_MS = 86_400_000;
-
-/** Slack retries an event within about an hour; a week of event ids is far more than any retry needs. */
-export const CHAT_EVENT_RETENTION_DAYS = 7;
-/** Every job gives up within about a day (queue.ts), so a settled claim this old has no retry coming. */
-export const POST_CLAIM_RETENTION_DAYS = 30;
-/** A claim left `sending` or `unknown` this long belongs to a job that gave up long ago. */
-export const UNSETTLED_CLAIM_RETENTION_DAYS = 90;
-/** Holidays this far in the past go; the 1,000-per-workspace cap counts the ones kept. */
-export const HOLIDAY_RETENTION_DAYS = 400;
-/** Rate-limit windows last a minute; a day-old one is long dead (the hot path prunes too, now and then). */
-export const RATE_WINDOW_RETENTION_DAYS = 1;
-/** A Slack rate bucket untouched this long is full again: its row says nothing a fresh one would not. */
-export const RATE_BUCKET_RETENTION_DAYS = 1;
 /** The run log itself. */
 export const MAINTENANCE_RUN_RETENTION_DAYS = 90;
 
@@ -40,75 +30,22 @@ export const MAINTENANCE_TICK_MS = 3600_000;
 /** Rows per delete statement: a first run on a big table never holds long locks or much memory. */
 export const PRUNE_BATCH = 5_000;
 
-/** One table's retention: `where` picks the rows that go (it may use ${now}). */
-export interface PruneStep {
-  name: string;
-  table: string;
-  where: (now: Date) => SQL;
-}
-
-const ago = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
-/** A UTC date `days` before `now`'s UTC date. */
-const dateAgo = (now: Date, days: number) => ago(now, days).slice(0, 10);
-
 /**
  * What the daily run deletes. Tables not listed are kept (the README's Retention table says why), or pruned by their
  * own feature as it goes: digest claims (each digest pass), celebration post claims (each celebrations pass).
  */
 export const PRUNE_STEPS: readonly PruneStep[] = [
-  {
-    name: "chat_events",
-    table: "chat_events",
-    // Failed deliveries are kept longer: admins are shown them ("events that could not be processed").
-    where: (now) =>
-      sql`(state <> 'failed' and received_at < ${ago(now, CHAT_EVENT_RETENTION_DAYS)})
-          or received_at < ${ago(now, FAILED_DELIVERY_RETENTION_DAYS)}`,
-  },
-  { name: "sessions", table: "sessions", where: (now) => sql`expires_at < ${now.toISOString()}` },
-  // A nonce expires after its token or state does: the token is refused as expired before its nonce is looked at.
-  { name: "used_nonces", table: "used_nonces", where: (now) => sql`expires_at < ${now.toISOString()}` },
-  {
-    name: "rate_limits",
-    table: "rate_limits",
-    where: (now) => sql`window_start < ${ago(now, RATE_WINDOW_RETENTION_DAYS)}`,
-  },
-  {
-    name: "chat_rate_buckets",
-    table: "chat_rate_buckets",
-    where: (now) => sql`updated_at < ${ago(now, RATE_BUCKET_RETENTION_DAYS)}`,
-  },
-  // Settled claims after 30 days. `sending` and `unknown` may still be in flight (post-once.ts takes them over when
-  // stale), but not for 90 days: every job gives up within about a day, so such a claim has nothing behind it.
-  {
-    name: "chat_posts",
-    table: "chat_posts",
-    where: (now) =>
-      sql`(state in ('sent', 'failed') and updated_at < ${ago(now, POST_CLAIM_RETENTION_DAYS)})
-          or updated_at < ${ago(now, UNSETTLED_CLAIM_RETENTION_DAYS)}`,
-  },
-  // Finished deliveries only: a pending one has a retry scheduled (the sweeper also trims each endpoint's log hourly).
-  {
-    name: "webhook_deliveries",
-    table: "webhook_deliveries",
-    where: (now) =>
-      sql`status <> 'pending' and created_at < ${new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString()}`,
-  },
-  {
-    name: "rule_firings",
-    table: "rule_firings",
-    where: (now) => sql`created_at < ${ago(now, FIRING_RETENTION_DAYS)}`,
-  },
-  // A day more than the feature's own rule: a workspace's today is at most a day from the UTC date.
-  {
-    name: "time_off",
-    table: "time_off",
-    where: (now) => sql`end_date < ${dateAgo(now, TIME_OFF_RETENTION_DAYS + 1)}::date`,
-  },
-  { name: "holidays", table: "holidays", where: (now) => sql`date < ${dateAgo(now, HOLIDAY_RETENTION_DAYS)}::date` },
+  ...chatPruneSteps,
+  ...sessionPruneSteps,
+  ...rateLimitPruneSteps,
+  ...webhookPruneSteps,
+  ...rulePruneSteps,
+  ...timeOffPruneSteps,
+  ...calendarPruneSteps,
   {
     name: "maintenance_runs",
     table: "maintenance_runs",
-    where: (now) => sql`day < ${dateAgo(now, MAINTENANCE_RUN_RETENTION_DAYS)}::date`,
+    where: (now) => sql`day < ${dateDaysAgo(now, MAINTENANCE_RUN_RETENTION_DAYS)}::date`,
   },
 ];
 

@@ -1,6 +1,7 @@
 /** The time-off feature's public face: app.ts wires it in; standups reads who is away and adds the command and App Home part. */
 
 export { timeOffPersonalData } from "./personal-data.ts";
+export { timeOffPruneSteps } from "./retention.ts";
 export { awayOnSql, selectAwayOn } from "./time-off.repo.ts";
 export { timeOffRoutes } from "./time-off.routes.ts";
 export { comeBack, setAway, TIME_OFF_RETENTION_DAYS, upcomingRanges } from "./time-off.service.ts";

@@ -1,6 +1,7 @@
 /** The webhooks feature's public face: the app wires these (routes, jobs, the event subscriber, the sweeper). */
 
 export { webhooksPersonalData } from "./personal-data.ts";
+export { webhookPruneSteps } from "./retention.ts";
 export { webhookEvents } from "./webhooks.events.ts";
 export { DELIVERY_RETENTION_MS, startWebhookSweeper, webhookJobs } from "./webhooks.jobs.ts";
 export { webhookRoutes } from "./webhooks.routes.ts";
