@@ -2,20 +2,13 @@ import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
+import { appendDraftAnswer } from "./drafts.repo.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
+import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipant } from "./participants.repo.ts";
 import { responseFields } from "./response-fields.ts";
-import {
-  appendDraftAnswer,
-  claimBlockerReported,
-  findParticipant,
-  findResponseOfRun,
-  findRun,
-  openRunsOfMember,
-  type ParticipantRow,
-  updateParticipant,
-  upsertResponse,
-} from "./runs.repo.ts";
+import { claimBlockerReported, findResponseOfRun, upsertResponse } from "./responses.repo.ts";
+import { findRun } from "./runs.repo.ts";
 
 export type SubmitOutcome =
   | { ok: true; responseId: number; created: boolean }

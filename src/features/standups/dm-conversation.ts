@@ -11,8 +11,9 @@ import {
   recordQuestionTs,
   scheduleName,
 } from "./dm-conversation.repo.ts";
+import { askPostKey, findParticipant } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
-import { askPostKey, findParticipant, findRun, type RunRow } from "./runs.repo.ts";
+import { findRun, type RunRow } from "./runs.repo.ts";
 import { whileLive } from "./stopped-run.ts";
 
 /**

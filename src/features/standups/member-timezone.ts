@@ -2,8 +2,8 @@ import { DateTime, IANAZone } from "luxon";
 import type { Deps } from "../../deps.ts";
 import { shiftDate } from "../calendar/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES, localDateOf, runStartFor, WEEKDAYS, type Weekday } from "../schedules/index.ts";
+import { claimDueAsks } from "./participants.repo.ts";
 import { claimDueReminders, markRunsReminded } from "./reminders.repo.ts";
-import { claimDueAsks } from "./runs.repo.ts";
 
 /**
  * Member-timezone standups (`ask_in_member_timezone`): one run per (schedule, date) and one channel thread,

@@ -2,8 +2,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { pgArray } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { runParticipants, standupRuns } from "../../db/schema.ts";
+import type { DueParticipant, ParticipantRow } from "./participants.repo.ts";
 import { reminderAfterAsk } from "./run-rules.ts";
-import type { DueParticipant, ParticipantRow, RunRow } from "./runs.repo.ts";
+import type { RunRow } from "./runs.repo.ts";
 
 /**
  * The schedule's reminder delay as the run carries it: for a whole run its planned reminder after its start, for a

@@ -17,29 +17,23 @@ import {
   replyMessage,
   summaryMessage,
 } from "./messages.ts";
-import { standupPostKeys } from "./post-keys.ts";
-import { markAsked } from "./reminders.repo.ts";
 import {
   addParticipants,
   addPendingParticipants,
   askedParticipants,
   askPostKey,
-  closeRunWithLastWindow,
   findParticipant,
-  findResponseById,
-  findRun,
   lastDmChannel,
   type ParticipantRow,
   participantsWithStatus,
-  type ResponseRow,
-  type RunRow,
-  responsesOfRun,
-  setParentTs,
-  setReplyTs,
   unaskParticipant,
   updateParticipant,
   wasAsked,
-} from "./runs.repo.ts";
+} from "./participants.repo.ts";
+import { standupPostKeys } from "./post-keys.ts";
+import { markAsked } from "./reminders.repo.ts";
+import { findResponseById, type ResponseRow, responsesOfRun, setReplyTs } from "./responses.repo.ts";
+import { closeRunWithLastWindow, findRun, type RunRow, setParentTs } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
 import { assertLive, quietly, whileLive } from "./stopped-run.ts";
 

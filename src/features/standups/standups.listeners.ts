@@ -18,8 +18,10 @@ import {
 import { nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
+import { findParticipant } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
-import { findParticipant, findResponseOfRun, findRun } from "./runs.repo.ts";
+import { findResponseOfRun } from "./responses.repo.ts";
+import { findRun } from "./runs.repo.ts";
 
 interface ActionBody {
   team?: { id?: string };
