@@ -214,6 +214,8 @@ describe("durable intake: stored before the ack, processed until done", async ()
       state: "failed",
       attempts: INTAKE_MAX_ATTEMPTS,
       last_error: expect.stringContaining("injected fault writing installations"),
+      // Nothing runs it again: its body (answer text, user ids) is not kept.
+      payload: null,
     });
     afterBackoff(INTAKE_MAX_ATTEMPTS);
     expect(await t.app.intake.sweep()).toBe(0);
@@ -255,5 +257,30 @@ describe("durable intake: stored before the ack, processed until done", async ()
       headers: { cookie: member },
     });
     expect(refused.statusCode).toBe(403);
+  });
+
+  it("a slash command that fails before its ack is told nothing was done, and is never run again", async () => {
+    const kudos = () =>
+      rows<{ n: number }>(t.deps.db, sql`select count(*)::int as n from kudos where team_id = ${TEAM}`);
+    const fault = await failWrites(t.deps.db, "kudos", 1);
+    const res = await t.sendCommand(TEAM, "U0DAN", "kudos <@U0BEN> thanks for the review");
+    await fault.remove();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      response_type: "ephemeral",
+      text: expect.stringContaining("nothing was changed"),
+    });
+    await t.app.settle();
+    const [failed] = await rows<{ state: string }>(
+      t.deps.db,
+      sql`select state from chat_events where kind = 'command' and team_id = ${TEAM}`,
+    );
+    expect(failed?.state).toBe("failed");
+    // The member types it again (a new trigger id): given once; the first one is not run again by any sweep.
+    expect((await t.sendCommand(TEAM, "U0DAN", "kudos <@U0BEN> thanks for the review")).statusCode).toBe(200);
+    await t.app.settle();
+    t.clock.advance(INTAKE_LEASE_MS + INTAKE_BACKOFF_BASE_MS * 4 ** INTAKE_MAX_ATTEMPTS);
+    expect(await t.app.intake.sweep()).toBe(0);
+    expect((await kudos())[0]?.n).toBe(1);
   });
 });

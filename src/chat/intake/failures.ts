@@ -42,15 +42,17 @@ export function describeFailure(err: unknown): string {
 /**
  * Whether a failed delivery is worth another attempt (with an ack that answers nobody).
  * - Events: always; nobody waits for them and their listeners are idempotent (claims).
- * - Slash commands and modal submissions (`view_submission`): when the listener failed before acknowledging, its
- *   work (an answer, kudos, time off) was not done and the member saw no result: it is stored later. One that
- *   failed after acknowledging had shown its answer; what failed after is work tied to the moment, such as opening
- *   a modal with the trigger id, which Slack accepts for 3 s only.
+ * - Modal submissions (`view_submission`): when the listener failed before acknowledging, the answer was not stored
+ *   and the member saw no result: it is stored later (submitting again edits the same response, so a member who
+ *   retries meanwhile is not answered twice). One that failed after acknowledging had shown its answer; what failed
+ *   after is work tied to the moment, such as opening a modal with the trigger id, which Slack accepts for 3 s only.
+ * - Slash commands: never. One that fails before acknowledging is answered at once that nothing was done (the
+ *   member types it again); running it again later as well would do it twice (a second kudo, say).
  * - Buttons (`block_actions`), shortcuts, `view_closed` and option requests: never. Their listeners acknowledge
  *   first and then open a modal (an expired trigger by the time a sweep runs) or do what the member can press again.
  */
 export function rerunnable(kind: DeliveryKind, body: Record<string, unknown>, acked: boolean): boolean {
   if (kind === "event") return true;
   if (acked) return false;
-  return kind === "command" || body.type === "view_submission";
+  return kind === "interaction" && body.type === "view_submission";
 }

@@ -77,11 +77,13 @@ export async function markDone(db: Query, keys: string[], now: Date): Promise<vo
 
 /**
  * An attempt failed: taken again at `$3` while attempts remain (`$4` the most), else failed for good with its error.
- * `$5` true: never again (an interaction not worth re-running).
+ * `$5` true: never again (an interaction not worth re-running). A delivery failed for good keeps no body (it can
+ * hold answer text and user ids, and nothing runs it again): admins see its kind, type and error.
  */
 const FAILED_SQL = `update chat_events
   set state = case when $5::boolean or attempts >= $4::int then 'failed' else 'pending' end,
       retry_at = case when $5::boolean or attempts >= $4::int then null else $3::timestamptz end,
+      payload = case when $5::boolean or attempts >= $4::int then null else payload end,
       last_error = $2, updated_at = $6::timestamptz
   where event_id = $1 and state = 'pending'
   returning state`;
@@ -106,7 +108,7 @@ export async function markAttemptFailed(
  * for good; the error of an earlier attempt, if any, is kept.
  */
 const EXPIRE_SQL = `update chat_events
-  set state = 'failed', retry_at = null, updated_at = $1::timestamptz,
+  set state = 'failed', retry_at = null, updated_at = $1::timestamptz, payload = null,
       last_error = coalesce(last_error, 'not finished within its lease (the instance stopped or it hung)')
   where state = 'pending' and retry_at <= $1::timestamptz and attempts >= $2::int
   returning kind`;

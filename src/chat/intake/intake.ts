@@ -53,6 +53,12 @@ const noAck: Ack = async () => {};
  * listeners succeed; what fails, or is never finished (a crash), is taken again by `sweep` on any instance, up to
  * INTAKE_MAX_ATTEMPTS with backoff, and then kept as failed for admins to see.
  */
+/** The answer to a slash command whose listener failed before acknowledging (nothing was done). */
+export const COMMAND_FAILED_REPLY = {
+  response_type: "ephemeral",
+  text: "Sorry, that did not work and nothing was changed. Please try again in a moment.",
+} as const;
+
 export class Intake {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #recorder: Batcher<RecordRow, boolean>;
@@ -103,9 +109,10 @@ export class Intake {
       };
       this.#track(async () => {
         await this.#attempt(key, delivery.kind, delivery.body, ack, delivery.retry);
-        // A listener that failed without acknowledging: answer at once rather than at the deadline.
+        // A listener that failed without acknowledging: answer at once rather than at the deadline; a slash command
+        // is told that nothing was done (it is not run again: the member types it again).
         clearTimeout(timer);
-        resolve(undefined);
+        resolve(delivery.kind === "command" ? COMMAND_FAILED_REPLY : undefined);
       });
     });
   }

@@ -170,6 +170,7 @@ async function seed(t: TestApp): Promise<string> {
   await q.enqueue("kudos.notice", { teamId: A, key: "kn", channelId: "C0PD", userId: GONE, text: "no" }, at);
   await q.enqueue("celebrations.ask", { teamId: A, userId: GONE, key: keys(GONE)[2] ?? "" }, at);
   await q.enqueue("email.send", { teamId: A, key: `digest:2026-11-16:${GONE}` }, at);
+  await q.enqueue("email.send", { teamId: A, key: `reinstall:1795000000000:${GONE}` }, at);
   // A finished job keeps its payload for a week.
   await q.enqueue("standup.remind", { teamId: A, runId: runId + 1, userId: GONE }, at);
   await db.execute(sql`update pgboss.job set state = 'completed', completed_on = now()
@@ -227,7 +228,7 @@ describe("deleting a removed member's data, everywhere", async () => {
       "kudos.message": 1,
       "webhook_deliveries.payload": 1,
     });
-    expect(body.jobs).toBe(6);
+    expect(body.jobs).toBe(7);
 
     // What belongs to others stays, with them taken out.
     const [peer] = await rows<{ blockers: string; answers: string[] }>(

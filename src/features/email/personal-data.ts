@@ -16,9 +16,9 @@ export const emailPersonalData: PersonalData = {
     {
       queue: "email.send",
       field: "key",
-      // digestKey(week, user) in digest.scheduler.ts; the welcome's key names no one.
-      patterns: (v) => [postKeyLike("digest", ANY_PART, v.user)],
-      why: "a digest not yet sent to them",
+      // digestKey and the reinstall notice's key (reinstall.service.ts) end with the recipient's id.
+      patterns: (v) => [postKeyLike("digest", ANY_PART, v.user), postKeyLike("reinstall", ANY_PART, v.user)],
+      why: "a digest or reinstall notice not yet sent to them",
     },
   ],
 };

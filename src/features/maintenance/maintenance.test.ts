@@ -133,6 +133,8 @@ describe("the daily maintenance (retention)", async () => {
       time_off: 2,
       holidays: 1,
       maintenance_runs: 1,
+      dm_questions: 0,
+      dm_turns: 0,
     });
     expect(await keys(sql`select event_id as k from chat_events order by 1`)).toEqual([
       "EvFailedKept",

@@ -10,6 +10,7 @@ import { calendarPruneSteps } from "../calendar/index.ts";
 import { teamTables } from "../data-removal/index.ts";
 import { rulePruneSteps } from "../rules/index.ts";
 import { sessionPruneSteps } from "../session/index.ts";
+import { standupPruneSteps } from "../standups/index.ts";
 import { timeOffPruneSteps } from "../time-off/index.ts";
 import { webhookPruneSteps } from "../webhooks/index.ts";
 
@@ -42,6 +43,7 @@ export const PRUNE_STEPS: readonly PruneStep[] = [
   ...rulePruneSteps,
   ...timeOffPruneSteps,
   ...calendarPruneSteps,
+  ...standupPruneSteps,
   {
     name: "maintenance_runs",
     table: "maintenance_runs",

@@ -12,6 +12,7 @@ export {
 export { buildHomeView } from "./home.ts";
 export { MAX_ANSWER_LENGTH, MOODS, type Mood, prettyDate, slackEscape } from "./messages.ts";
 export { standupsPersonalData } from "./personal-data.ts";
+export { standupPruneSteps } from "./retention.ts";
 export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";
 export { standupListeners } from "./standups.listeners.ts";
