@@ -3,6 +3,7 @@ export {
   maintenanceJobs,
   maintenanceTick,
   PRUNE_STEPS,
+  pruneInBatches,
   runMaintenance,
   startMaintenanceScheduler,
 } from "./maintenance.ts";

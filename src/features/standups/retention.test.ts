@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
-import { pruneInBatches } from "../maintenance/maintenance.ts";
+import { pruneInBatches } from "../maintenance/index.ts";
 import { standupPruneSteps } from "./retention.ts";
 
 describe("DM-conversation retention", async () => {
