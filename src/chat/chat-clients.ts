@@ -67,11 +67,32 @@ export class ChatClients {
       // A call still carrying the token from before a reinstall says nothing about the new one.
       const inst = await findActiveInstallation(this.db, teamId);
       if (!inst || decryptSecret(this.encryptionKey, inst.botTokenEnc) !== token) return;
+      if (code === "invalid_auth" && !(await this.#stillRefused(token))) {
+        this.log.warn({ team_id: teamId, code }, "Slack refused the token once but accepts it again: not marked");
+        return;
+      }
       await this.#onTokenRefused(teamId, code);
     } catch (err) {
       this.log.warn({ team_id: teamId, code, err: String(err) }, "marking a refused token failed");
     }
   };
+
+  /**
+   * Marking ends every session, MCP key and feed link of the workspace, so an `invalid_auth` (which a Slack-side
+   * hiccup can answer too, unlike token_revoked, account_inactive or token_expired) is confirmed with one auth.test
+   * (a client without this hook, so it cannot loop). Only another refusal confirms it; an outage says nothing.
+   */
+  async #stillRefused(token: string): Promise<boolean> {
+    try {
+      await makeWebClient(this.config, this.log, token, "post", this.metrics).auth.test();
+      return false;
+    } catch (err) {
+      const code = (err as { data?: { error?: unknown } }).data?.error;
+      return (
+        code === "invalid_auth" || code === "account_inactive" || code === "token_revoked" || code === "token_expired"
+      );
+    }
+  }
 
   #remember(token: string, teamId: string): void {
     this.#teamOfToken.delete(token);
