@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
-import { BROWSER_COOKIE } from "../../src/features/install/index.ts";
+import { BOT_SCOPES, BROWSER_COOKIE } from "../../src/features/install/index.ts";
 import type { TestApp } from "./app.ts";
 
 /** What a browser holds after `GET /install`: the state Slack will send back, and the cookie the state is bound to. */
@@ -47,4 +47,28 @@ export function finishOAuth(
     headers: start.cookie ? { cookie: start.cookie } : {},
     ...(remoteAddress ? { remoteAddress } : {}),
   });
+}
+
+/**
+ * The whole OAuth install through the real routes, as a browser and Slack would do it: Slack is told to approve
+ * `code` for this workspace and installer, then /install and the callback run with the install cookie.
+ * Answers the callback's response (a 302 into the dashboard when it worked).
+ */
+export async function installThroughOAuth(
+  t: Pick<TestApp, "inject" | "fake">,
+  o: { code: string; teamId: string; teamName?: string; installer: string; botToken: string; botUserId: string },
+  opts: { remoteAddress?: () => string } = {},
+): Promise<LightMyRequestResponse> {
+  t.fake.setOAuthCode(o.code, {
+    team: { id: o.teamId, name: o.teamName ?? `Team ${o.teamId}` },
+    botToken: o.botToken,
+    botUserId: o.botUserId,
+    scope: BOT_SCOPES.join(","),
+    authedUserId: o.installer,
+    clientId: "test-client-id",
+    clientSecret: "test-client-secret",
+  });
+  const address = opts.remoteAddress ? () => ({ remoteAddress: opts.remoteAddress!() }) : () => ({});
+  const start = await startOAuth(t, address());
+  return finishOAuth(t, start, `code=${o.code}`, address());
 }

@@ -2,9 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { startFakeEmail } from "../../../dev/fake-email/index.ts";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { emailClaims, emailJobCount, useFakeEmail } from "../../../test/support/email.ts";
-import { finishOAuth, startOAuth } from "../../../test/support/oauth.ts";
+import { installThroughOAuth } from "../../../test/support/oauth.ts";
 import { findInstallation } from "../../chat/installations.repo.ts";
-import { BOT_SCOPES } from "../install/index.ts";
 import { deliverEmail } from "./email.jobs.ts";
 import { claimSend } from "./email.repo.ts";
 
@@ -14,18 +13,18 @@ const ip = () => `10.88.${++seq >> 8}.${seq & 255}`;
 
 /** The whole OAuth flow through the real routes; the installer is a Slack user of the fake workspace. */
 async function oauth(t: TestApp, teamId: string, installer: string): Promise<void> {
-  const code = `code-${teamId}-${++seq}`;
-  t.fake.setOAuthCode(code, {
-    team: { id: teamId, name: `Team <${teamId}> & Co` },
-    botToken: `xoxb-${teamId}-secret-token`,
-    botUserId: `U${teamId}BOT`,
-    scope: BOT_SCOPES.join(","),
-    authedUserId: installer,
-    clientId: "test-client-id",
-    clientSecret: "test-client-secret",
-  });
-  const start = await startOAuth(t, { remoteAddress: ip() });
-  const cb = await finishOAuth(t, start, `code=${code}`, { remoteAddress: ip() });
+  const cb = await installThroughOAuth(
+    t,
+    {
+      code: `code-${teamId}-${++seq}`,
+      teamId,
+      teamName: `Team <${teamId}> & Co`,
+      installer,
+      botToken: `xoxb-${teamId}-secret-token`,
+      botUserId: `U${teamId}BOT`,
+    },
+    { remoteAddress: ip },
+  );
   expect(cb.statusCode).toBe(302);
 }
 

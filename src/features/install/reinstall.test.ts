@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { addHoliday, createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
-import { finishOAuth, startOAuth } from "../../../test/support/oauth.ts";
+import { installThroughOAuth } from "../../../test/support/oauth.ts";
 import { findInstallation } from "../../chat/installations.repo.ts";
 import { rows } from "../../db/client.ts";
 import { issueLoginToken } from "../session/index.ts";
 import { tick } from "../standups/index.ts";
-import { BOT_SCOPES } from "./install.service.ts";
 
 /** Everything an installed workspace can be reached by from outside Slack, made through the real routes. */
 interface Workspace {
@@ -27,18 +26,11 @@ describe("uninstall and reinstall", async () => {
   const ip = () => `10.77.${++seq >> 8}.${seq & 255}`;
 
   async function oauth(teamId: string, installer: string): Promise<string> {
-    const code = `code-${++seq}`;
-    t.fake.setOAuthCode(code, {
-      team: { id: teamId, name: `Team ${teamId}` },
-      botToken: `xoxb-${teamId}-secret-token`,
-      botUserId: `U${teamId}BOT`,
-      scope: BOT_SCOPES.join(","),
-      authedUserId: installer,
-      clientId: "test-client-id",
-      clientSecret: "test-client-secret",
-    });
-    const start = await startOAuth(t, { remoteAddress: ip() });
-    const cb = await finishOAuth(t, start, `code=${code}`, { remoteAddress: ip() });
+    const cb = await installThroughOAuth(
+      t,
+      { code: `code-${++seq}`, teamId, installer, botToken: `xoxb-${teamId}-secret-token`, botUserId: `U${teamId}BOT` },
+      { remoteAddress: ip },
+    );
     expect(cb.statusCode).toBe(302);
     return String(cb.headers.location);
   }

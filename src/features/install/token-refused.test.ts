@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { emailClaims, useFakeEmail } from "../../../test/support/email.ts";
-import { finishOAuth, startOAuth } from "../../../test/support/oauth.ts";
+import { installThroughOAuth } from "../../../test/support/oauth.ts";
 import { findInstallation } from "../../chat/installations.repo.ts";
 import { makeWebClient } from "../../chat/web-client.ts";
 import { rows } from "../../db/client.ts";
 import { issueLoginToken } from "../session/index.ts";
-import { BOT_SCOPES } from "./install.service.ts";
 import { tokenCheckTick } from "./token-check.ts";
 
 type JobRow = { name: string; state: string; retry_count: number };
@@ -161,18 +160,11 @@ describe("a token Slack refused", async () => {
     t.fake.addTeam({ id: teamId, name: `Team ${teamId}`, botToken: `xoxb-${teamId}-old`, botUserId: "UB" });
     t.fake.addUser(teamId, { id: installer, name: "ina", real_name: "Ina" });
     const oauth = async (botToken: string) => {
-      const code = `code-${++seq}`;
-      t.fake.setOAuthCode(code, {
-        team: { id: teamId, name: `Team ${teamId}` },
-        botToken,
-        botUserId: "UB",
-        scope: BOT_SCOPES.join(","),
-        authedUserId: installer,
-        clientId: "test-client-id",
-        clientSecret: "test-client-secret",
-      });
-      const start = await startOAuth(t, { remoteAddress: ip() });
-      const cb = await finishOAuth(t, start, `code=${code}`, { remoteAddress: ip() });
+      const cb = await installThroughOAuth(
+        t,
+        { code: `code-${++seq}`, teamId, installer, botToken, botUserId: "UB" },
+        { remoteAddress: ip },
+      );
       expect(cb.statusCode).toBe(302);
     };
     await oauth(`xoxb-${teamId}-old`);
