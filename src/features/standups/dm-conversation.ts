@@ -89,7 +89,11 @@ export async function askedFirstQuestion(
  * looked before this ask existed (and found no run waiting), so the hand-over runs again now. Harmless when it did not:
  * the hand-over is claimed once per run and member.
  */
-export async function handOverIfTurnFree(deps: Pick<Deps, "db" | "clock" | "queue">, run: RunRow, userId: string) {
+export async function handOverIfTurnFree(
+  deps: Pick<Deps, "db" | "clock" | "queue">,
+  run: RunRow,
+  userId: string,
+): Promise<void> {
   if (await dmTurnHeldByOther(deps.db, run.teamId, userId, run.id, deps.clock.now())) return;
   await deps.queue.enqueue("standup.turn", { teamId: run.teamId, userId });
 }
