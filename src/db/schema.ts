@@ -330,6 +330,8 @@ export const dmQuestions = pgTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.userId, t.questionIndex] }),
     index("dm_questions_team_user_idx").on(t.teamId, t.userId),
+    /** First questions not asked yet (runs waiting for the DM): the scheduler's hand-over pass reads only these. */
+    index("dm_questions_unasked_idx").on(t.teamId, t.userId).where(sql`${t.ts} is null and ${t.questionIndex} = 0`),
   ],
 );
 

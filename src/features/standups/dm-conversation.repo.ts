@@ -44,6 +44,24 @@ export async function dmTurnHolder(ex: Executor, teamId: string, userId: string)
   return row ? Number(row.runId) : undefined;
 }
 
+/** Whether another run holds the member's DM conversation and is still going for them (their questions wait). */
+export async function dmTurnHeldByOther(
+  ex: Executor,
+  teamId: string,
+  userId: string,
+  runId: number,
+  now: Date,
+): Promise<boolean> {
+  const found = await rows(
+    ex,
+    sql`select 1 from dm_turns t
+        join run_participants p on p.run_id = t.run_id and p.user_id = t.user_id
+        join standup_runs run on run.id = p.run_id
+        where t.team_id = ${teamId} and t.user_id = ${userId} and t.run_id <> ${runId} and ${stillAsked(now)}`,
+  );
+  return found.length > 0;
+}
+
 export interface DmQuestionKey {
   teamId: string;
   runId: number;
@@ -167,6 +185,39 @@ export async function turnHoldersWithWaitingRuns(ex: Executor, teamId: string, r
                         and p.status = 'asked' and run.status = 'open')`,
   );
   return found.map((r) => r.userId);
+}
+
+/**
+ * Claims the hand-over of members whose DM conversation is held by a run whose own window for them has closed
+ * (member-timezone runs: run_participants.closes_at) while that run stays open for others, and who have a run waiting
+ * for it (its first question reserved for the hand-over message, not asked yet). Once per window: the claim moves
+ * dm_turns.updated_at past the window's close, and of two instances claiming at once the second finds it moved.
+ * Driven by the few unasked first questions (partial index dm_questions_unasked_idx); at most `limit` per call.
+ */
+export async function claimTurnsOfClosedWindows(
+  ex: Executor,
+  now: Date,
+  limit: number,
+): Promise<{ teamId: string; userId: string }[]> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  return rows<{ teamId: string; userId: string }>(
+    ex,
+    sql`update dm_turns t set updated_at = ${at}
+        from (select distinct h.team_id, h.user_id, h.run_id, h.closes_at
+              from dm_questions w
+              join run_participants wp on wp.run_id = w.run_id and wp.user_id = w.user_id
+              join standup_runs wr on wr.id = wp.run_id
+              join dm_turns ht on ht.team_id = w.team_id and ht.user_id = w.user_id and ht.run_id <> w.run_id
+              join run_participants h on h.run_id = ht.run_id and h.user_id = ht.user_id
+              join standup_runs hr on hr.id = h.run_id
+              where w.ts is null and w.question_index = 0
+                and wp.status = 'asked' and wr.status = 'open' and coalesce(wp.closes_at, wr.closes_at) > ${at}
+                and h.status = 'asked' and hr.status = 'open' and h.closes_at <= ${at} and ht.updated_at < h.closes_at
+              limit ${limit}) due
+        where t.team_id = due.team_id and t.user_id = due.user_id and t.run_id = due.run_id
+          and t.updated_at < due.closes_at
+        returning t.team_id as "teamId", t.user_id as "userId"`,
+  );
 }
 
 /**

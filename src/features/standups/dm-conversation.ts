@@ -5,6 +5,7 @@ import { standupLabel, turnMessage } from "./conversation-messages.ts";
 import {
   claimDmTurn,
   claimFirstQuestion,
+  dmTurnHeldByOther,
   dmTurnHolder,
   hasOtherOpenAsk,
   nextWaitingRun,
@@ -53,9 +54,12 @@ export async function claimAskTurn(deps: Pick<Deps, "db" | "clock">, run: RunRow
   const now = deps.clock.now();
   const key = { teamId: run.teamId, runId: run.id, userId };
   const askKey = askPostKey(run.id, userId);
+  // Recorded before the ask is posted, whichever way it goes: waiting reserves the first question for the hand-over
+  // message. A retried ask (its first attempt failed after posting "waiting") then posts the same kind of message under
+  // the same key, and never takes the waiting message it gets back for the first question the member did not see.
   const first = await deps.db.transaction(async (tx) => {
     const holds = await claimDmTurn(tx, run.teamId, userId, run.id, now);
-    return claimFirstQuestion(tx, key, holds ? askKey : null, now);
+    return claimFirstQuestion(tx, key, holds ? askKey : turnPostKey(run.id, userId), now);
   });
   if (first.postKey === askKey) {
     const named = await hasOtherOpenAsk(deps.db, run.teamId, userId, run.id, now);
@@ -79,6 +83,20 @@ export async function askedFirstQuestion(
   ts: string,
 ): Promise<void> {
   await recordQuestionTs(deps.db, { teamId: run.teamId, runId: run.id, userId, index: 0 }, ts, deps.clock.now());
+}
+
+/**
+ * After a waiting ask went out: when the run it waited for is already over for the member, its hand-over may have
+ * looked before this ask existed (and found no run waiting), so the hand-over runs again now. Harmless when it did not:
+ * the hand-over is claimed once per run and member.
+ */
+export async function handOverIfTurnFree(
+  deps: Pick<Deps, "db" | "clock" | "queue">,
+  run: RunRow,
+  userId: string,
+): Promise<void> {
+  if (await dmTurnHeldByOther(deps.db, run.teamId, userId, run.id, deps.clock.now())) return;
+  await deps.queue.enqueue("standup.turn", { teamId: run.teamId, userId });
 }
 
 /**

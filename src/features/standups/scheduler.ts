@@ -4,7 +4,11 @@ import type { StopTicker } from "../../jobs/ticker.ts";
 import { holidaysBetween } from "../calendar/index.ts";
 import { workspaceMemberZones } from "../members/index.ts";
 import { dueRun, parseDays, runStartFor, type ScheduleRow, schedulesToRun, type Weekday } from "../schedules/index.ts";
-import { forgetEarlierQuestions, turnHoldersWithWaitingRuns } from "./dm-conversation.repo.ts";
+import {
+  claimTurnsOfClosedWindows,
+  forgetEarlierQuestions,
+  turnHoldersWithWaitingRuns,
+} from "./dm-conversation.repo.ts";
 import { askDueMembers, memberTimezoneRunsDue, memberZone, remindDueMembers } from "./member-timezone.ts";
 import { remindAtFor, timingInForce } from "./run-rules.ts";
 import { claimClose, claimRun, existingRunKeys, runsToClose } from "./runs.repo.ts";
@@ -12,6 +16,8 @@ import { claimClose, claimRun, existingRunKeys, runsToClose } from "./runs.repo.
 export const TICK_MS = 30_000;
 /** A run stays open to the end of its local day, and at least this long for late-evening schedules. */
 export const MIN_OPEN_MS = 4 * 3600_000;
+/** Hand-overs of closed member windows claimed per pass: the rest come in the next passes, 30 s apart. */
+const MAX_HAND_OVERS_PER_TICK = 1000;
 
 export interface TickResult {
   started: number[];
@@ -22,6 +28,8 @@ export interface TickResult {
   /** Member-timezone participants asked, and participants of any run reminded, in this pass. */
   membersAsked: number;
   membersReminded: number;
+  /** Members whose DM conversation was handed over because their own window on the run holding it closed. */
+  turnsHandedOver: number;
 }
 
 /** End of the run's local day in its zone: the start of the next local date. */
@@ -115,7 +123,15 @@ function countStarted(deps: Deps, startsAt: Date, now: Date): void {
 export async function tick(deps: Deps): Promise<TickResult> {
   const now = deps.clock.now();
   const nowDt = DateTime.fromJSDate(now, { zone: "utc" });
-  const result: TickResult = { started: [], skipped: 0, reminded: 0, closed: 0, membersAsked: 0, membersReminded: 0 };
+  const result: TickResult = {
+    started: [],
+    skipped: 0,
+    reminded: 0,
+    closed: 0,
+    membersAsked: 0,
+    membersReminded: 0,
+    turnsHandedOver: 0,
+  };
 
   const all = await schedulesToRun(deps);
   const fromDate = nowDt.minus({ days: 2 }).toISODate()!;
@@ -195,6 +211,13 @@ export async function tick(deps: Deps): Promise<TickResult> {
   const reminded = await remindDueMembers(deps, now);
   result.membersReminded = reminded.members;
   result.reminded = reminded.runs;
+
+  // A member-timezone run stays open after a member's own window closes: a run waiting for their DM takes it then.
+  result.turnsHandedOver = await deps.db.transaction(async (tx) => {
+    const due = await claimTurnsOfClosedWindows(tx, now, MAX_HAND_OVERS_PER_TICK);
+    await deps.queue.enqueueMany("standup.turn", due, { tx });
+    return due.length;
+  });
 
   for (const run of await runsToClose(deps.db, now)) {
     const claimed = await deps.db.transaction(async (tx) => {

@@ -7,7 +7,7 @@ import { activeMemberIds, activeMemberZones, memberNames } from "../members/inde
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
 import { awayInRun } from "./away.ts";
-import { askedFirstQuestion, claimAskTurn, handOverDm } from "./dm-conversation.ts";
+import { askedFirstQuestion, claimAskTurn, handOverDm, handOverIfTurnFree } from "./dm-conversation.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
@@ -197,6 +197,7 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
     { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
   );
   if (turn.conversation) await askedFirstQuestion(deps, run, userId, ts);
+  else await handOverIfTurnFree(deps, run, userId);
   // Their reminder counts from now, when the ask went out (not from the run's start: downtime, a slow fan-out).
   // markAsked writes only while asked_at is unset, so the row read before the post is enough.
   if (participant) await markAsked(deps.db, run, participant, deps.clock.now());
