@@ -53,6 +53,8 @@ export interface Take {
   granted: boolean;
   /** How long until the slot (granted), or until one could be granted (not granted). */
   waitMs: number;
+  /** When the take was decided, epoch ms on the database's clock: the slot is at `atMs + waitMs`. */
+  atMs: number;
 }
 
 const secs = (ms: number) => sql`make_interval(secs => ${ms / 1000}::float8)`;
@@ -70,7 +72,7 @@ export async function takeSlot(
   const wait = sql`greatest(0::float8,
       extract(epoch from b.tat - now())::float8 * 1000 - ${(rule.burst - 1) * interval}::float8,
       coalesce(extract(epoch from b.paused_until - now())::float8 * 1000, 0::float8))`;
-  const [row] = await rows<{ granted: boolean; wait_ms: number | string }>(
+  const [row] = await rows<{ granted: boolean; wait_ms: number | string; at_ms: number | string }>(
     db,
     sql`insert into chat_rate_buckets as b (team_id, bucket, interval_ms, burst, tat, granted, wait_ms, updated_at)
         values (${teamId}, ${bucket}, ${interval}::float8, ${rule.burst}::int, now() + ${secs(interval)}, true, 0, now())
@@ -82,10 +84,14 @@ export async function takeSlot(
           tat = case when ${wait} <= ${maxWaitMs}::float8
                      then greatest(b.tat, now()) + ${secs(interval)} else b.tat end,
           updated_at = now()
-        returning granted, wait_ms`,
+        returning granted, wait_ms, (extract(epoch from now()) * 1000)::float8 as at_ms`,
   );
   if (!row) throw new Error("rate bucket take returned no row");
-  return { granted: row.granted === true || (row.granted as unknown) === "t", waitMs: Number(row.wait_ms) };
+  return {
+    granted: row.granted === true || (row.granted as unknown) === "t",
+    waitMs: Number(row.wait_ms),
+    atMs: Number(row.at_ms),
+  };
 }
 
 /** Slack answered 429: nobody takes from the workspace's bucket before `seconds` from now (one statement). */
