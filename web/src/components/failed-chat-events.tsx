@@ -29,7 +29,8 @@ export function FailedChatEvents() {
             <>
               <p className="field-help">
                 Upbeat received these and tried them again where that could help (for about 45 minutes), then gave up.
-                Ask the people concerned to send them again; the error helps whoever runs Upbeat find the cause.
+                What they carried was not stored: a standup answer or a command among them has to be sent again. The
+                error is for whoever runs Upbeat.
               </p>
               <div className="table-wrap">
                 <table className="table">

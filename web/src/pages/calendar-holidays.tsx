@@ -84,7 +84,6 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
               <tr>
                 <th scope="col">Date</th>
                 <th scope="col">Holiday</th>
-                <th scope="col">Standups</th>
                 {canManage ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
@@ -92,8 +91,9 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
               {list.map((h) => (
                 <tr key={h.date}>
                   <td>{formatLongDay(h.date)}</td>
-                  <td>{h.name}</td>
                   <td>
+                    {h.name}
+                    <br />
                     <StandupsBadge skips={h.skips_standups} />
                   </td>
                   {canManage ? (
@@ -106,7 +106,7 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
                           setName(h.name);
                         }}
                       >
-                        Rename {h.name}
+                        Rename<span className="sr-only"> {h.name}</span>
                       </button>
                       {isWorkspaceAdmin || !h.skips_standups ? (
                         <>
@@ -122,7 +122,7 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
                               })
                             }
                           >
-                            Delete {h.name}
+                            Delete<span className="sr-only"> {h.name}</span>
                           </button>
                         </>
                       ) : null}
@@ -220,21 +220,29 @@ export function ImportForm({ existing }: { existing: ListedHoliday[] }) {
               <caption className="sr-only">Import preview</caption>
               <thead>
                 <tr>
-                  <th scope="col">Line</th>
+                  <th scope="col" className="hide-narrow">
+                    Line
+                  </th>
                   <th scope="col">Date</th>
                   <th scope="col">Name</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Standups</th>
                 </tr>
               </thead>
               <tbody>
                 {result.rows.map((r) => (
                   <tr key={r.line}>
-                    <td>{r.line}</td>
+                    <td className="hide-narrow">{r.line}</td>
                     <td>{r.date}</td>
                     <td>{r.name}</td>
-                    <td>{r.error ? `${r.status}: ${r.error}` : r.status}</td>
-                    <td>{r.skips_standups === null ? null : <StandupsBadge skips={r.skips_standups} />}</td>
+                    <td>
+                      {r.error ? `${r.status}: ${r.error}` : r.status}
+                      {r.skips_standups === null ? null : (
+                        <>
+                          <br />
+                          <StandupsBadge skips={r.skips_standups} />
+                        </>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
