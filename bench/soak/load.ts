@@ -140,7 +140,11 @@ function slashCommand(ctx: LoadContext): Promise<unknown> {
   const team = pick(ctx.random, ctx.teams);
   const person = pick(ctx.random, team.people);
   const text = ctx.random() < 0.8 ? "help" : "profile";
-  const check: Check = expectStatus(200, (body) => (body.includes("ephemeral") ? undefined : "no ephemeral answer"));
+  // `help` answers in the acknowledgement; `profile` acknowledges empty and opens a modal with the trigger.
+  const check: Check =
+    text === "help"
+      ? expectStatus(200, (body) => (body.includes("ephemeral") ? undefined : "no ephemeral answer"))
+      : expectStatus(200, (body) => (body === "" ? undefined : "profile: not an empty acknowledgement"));
   return ctx.client.send("POST /chat/commands", commandRequest(team.id, person.userId, text), check);
 }
 

@@ -2,6 +2,7 @@
  * The soak's workspaces: seeded history in the database (bench/seed), the same people and channels in the
  * fake Slack, and the signed requests Slack would send for them (events, slash commands, interactions).
  */
+import pg from "pg";
 import type { FakeSlack } from "../../dev/fake-slack/index.ts";
 import { eventEnvelope, interactionForm, sign, slashCommandForm } from "../../dev/slack-signing.ts";
 import type { SlackPerson } from "../../src/features/members/index.ts";
@@ -48,6 +49,21 @@ export interface SeedSummary {
  * Seeds `count` workspaces of `members` members with history from fromDate to toDate (through the features,
  * bench/seed/seed.ts) and adds the same people, channels and bot tokens to the fake.
  */
+async function pointHistoryAtDms(url: string, teamId: string, dmOf: Map<string, string>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `update run_participants p set dm_channel = d.dm
+       from unnest($1::text[], $2::text[]) as d(user_id, dm)
+       where p.team_id = $3 and p.user_id = d.user_id`,
+      [[...dmOf.keys()], [...dmOf.values()], teamId],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 export async function seedTeams(
   url: string,
   fake: FakeSlack,
@@ -103,6 +119,10 @@ export async function seedTeams(
     for (const c of channels) fake.addChannel(id, { id: c.id, name: c.name, members: [...c.members, BOT_USER_ID] });
     // Opens the bot's DM with each member now; conversations.open later answers with the same id.
     const dmOf = new Map(ids.map((u) => [u, fake.dmFor(id, u)] as const));
+    // The seeded history names each member's DM `D<user>`; runs reuse the DM of an earlier run (as with Slack, whose
+    // DM ids never change), so the history must name the DMs this fake Slack opened, or every ask meets
+    // channel_not_found.
+    await pointHistoryAtDms(url, id, dmOf);
     teams.push({
       id,
       name,
