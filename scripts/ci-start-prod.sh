@@ -20,7 +20,7 @@ PORT=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.
 LOG=$(mktemp -t upbeat-start-prod.XXXXXX)
 secret() { node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))'; }
 
-env -i PATH="$PATH" NODE_ENV=production HOST=127.0.0.1 PORT="$PORT" APP_URL="http://127.0.0.1:$PORT" \
+env -i PATH="$PATH" NODE_ENV=production HOST=127.0.0.1 PORT="$PORT" APP_URL="https://upbeat.example.test" \
   DATABASE_URL="$DB_URL" CHAT_CLIENT_ID=ci-client-id CHAT_CLIENT_SECRET="$(secret)" \
   CHAT_SIGNING_SECRET="$(secret)" SESSION_SECRET_KEY="$(secret)" \
   CHAT_API_URL=http://127.0.0.1:9/api/ CHAT_OAUTH_URL=http://127.0.0.1:9/oauth/v2/authorize LOG_LEVEL=INFO \

@@ -16,6 +16,18 @@ export interface Config {
   readonly databaseUrl: string;
   readonly chatClientId: string;
   readonly chatClientSecret: string;
+  /**
+   * CHAT_APP_TOKEN (`xapp-…`, scope `connections:write`): Slack's deliveries come over Socket Mode's WebSocket
+   * instead of HTTP, so the instance needs no public address.
+   */
+  readonly chatAppToken: string | undefined;
+  /**
+   * CHAT_BOT_TOKEN (`xoxb-…` from "Install to Workspace"): one workspace, installed at start without OAuth;
+   * CHAT_CLIENT_ID / CHAT_CLIENT_SECRET are then not needed.
+   */
+  readonly chatBotToken: string | undefined;
+  /** Whether Slack credentials were given at all (a bot token, or the OAuth client): if not, `/` shows the setup page. */
+  readonly slackConfigured: boolean;
   readonly chatSigningSecret: string;
   readonly sessionSecretKey: string;
   readonly chatApiUrl: string;
@@ -36,6 +48,10 @@ export interface Config {
    * where the instance faces the internet.
    */
   readonly metricsToken: string | undefined;
+  /** Daily snapshots of the embedded database kept in <data>/backups (BACKUP_KEEP, default 7; 0 = none taken). */
+  readonly backupKeep: number;
+  /** The folder the embedded database, its snapshots and the generated development secrets live in. */
+  readonly dataDir: string;
   /** Messages for the operator, printed once at start (never containing secrets). */
   readonly notices: readonly string[];
   /**
@@ -134,14 +150,54 @@ export function loadConfig(
   }
   databaseUrl ??= `pglite://${join(dataDir, "pglite")}`;
 
-  const chatClientId = required("CHAT_CLIENT_ID") ?? "local-dev-client-id";
-  const chatClientSecret = required("CHAT_CLIENT_SECRET") ?? "local-dev-client-secret";
-  let chatSigningSecret = required("CHAT_SIGNING_SECRET");
+  const chatAppToken = get("CHAT_APP_TOKEN");
+  if (chatAppToken && !/^xapp-[\x21-\x7e]+$/.test(chatAppToken)) {
+    problems.push("CHAT_APP_TOKEN must be an app-level token (xapp-…, from Basic Information → App-Level Tokens)");
+  }
+  const chatBotToken = get("CHAT_BOT_TOKEN");
+  if (chatBotToken && !/^xoxb-[\x21-\x7e]+$/.test(chatBotToken)) {
+    problems.push("CHAT_BOT_TOKEN must be a bot token (xoxb-…, from OAuth & Permissions after Install to Workspace)");
+  }
+  const socketMode = chatAppToken !== undefined;
+  const clientId = get("CHAT_CLIENT_ID");
+  const clientSecret = get("CHAT_CLIENT_SECRET");
+  if (production) {
+    // One workspace (a bot token) or OAuth for any number of them (the client pair); half of the pair is a mistake.
+    if (clientId && !clientSecret) problems.push("CHAT_CLIENT_SECRET is required with CHAT_CLIENT_ID");
+    else if (clientSecret && !clientId) problems.push("CHAT_CLIENT_ID is required with CHAT_CLIENT_SECRET");
+    else if (!chatBotToken && !clientId) {
+      problems.push(
+        "Slack credentials are required: CHAT_BOT_TOKEN (one workspace) or CHAT_CLIENT_ID and CHAT_CLIENT_SECRET (OAuth)",
+      );
+    }
+    // Slack must reach an HTTP-mode instance and its OAuth redirect: that needs https. Over Socket Mode in one
+    // workspace nothing comes from Slack over HTTP, so any address the team can open will do.
+    const local = socketMode && chatBotToken !== undefined;
+    if (!local && get("APP_URL") && !appUrl.startsWith("https://")) {
+      problems.push(
+        `APP_URL must be an https:// address Slack can reach; http:// or a local address needs Socket Mode in one workspace (${[
+          socketMode ? "" : "CHAT_APP_TOKEN",
+          chatBotToken ? "" : "CHAT_BOT_TOKEN",
+        ]
+          .filter(Boolean)
+          .join(" and ")} missing)`,
+      );
+    }
+  }
+  const chatClientId = clientId ?? "local-dev-client-id";
+  const chatClientSecret = clientSecret ?? "local-dev-client-secret";
+  // Socket Mode deliveries are not signed (the socket is opened with the app token), so the secret is optional.
+  let chatSigningSecret = socketMode ? get("CHAT_SIGNING_SECRET") : required("CHAT_SIGNING_SECRET");
   let sessionSecretKey = required("SESSION_SECRET_KEY");
   if (sessionSecretKey && sessionSecretKey.length < 32)
     problems.push("SESSION_SECRET_KEY must be at least 32 characters");
-  if (chatSigningSecret && chatSigningSecret === get("CHAT_CLIENT_SECRET")) {
+  if (chatSigningSecret && chatSigningSecret === clientSecret) {
     problems.push("CHAT_SIGNING_SECRET must differ from CHAT_CLIENT_SECRET");
+  }
+
+  const backupKeep = Number(get("BACKUP_KEEP") ?? "7");
+  if (!Number.isInteger(backupKeep) || backupKeep < 0 || backupKeep > 365) {
+    problems.push("BACKUP_KEEP must be an integer 0-365 (0 turns the daily snapshots off)");
   }
 
   const trustProxyHops = Number(get("TRUST_PROXY_HOPS") ?? "0");
@@ -170,6 +226,9 @@ export function loadConfig(
 
   if (problems.length > 0) throw new ConfigError(problems);
 
+  // Socket Mode in production without a signing secret: the HTTP endpoints refuse every request (nothing is signed
+  // with a secret no one knows), which is right, since Slack delivers over the socket.
+  if (production && socketMode && !chatSigningSecret) chatSigningSecret = randomBytes(32).toString("hex");
   const missing = (["chatSigningSecret", "sessionSecretKey"] as const).filter((k) =>
     k === "chatSigningSecret" ? !chatSigningSecret : !sessionSecretKey,
   );
@@ -194,6 +253,9 @@ export function loadConfig(
     databaseUrl,
     chatClientId,
     chatClientSecret,
+    chatAppToken,
+    chatBotToken,
+    slackConfigured: chatBotToken !== undefined || (clientId !== undefined && clientSecret !== undefined),
     chatSigningSecret: chatSigningSecret!,
     sessionSecretKey: sessionSecretKey!,
     chatApiUrl: chatApiUrl.endsWith("/") ? chatApiUrl : `${chatApiUrl}/`,
@@ -205,6 +267,8 @@ export function loadConfig(
     trustProxyHops,
     webhookAllowPrivate: allowPrivate === "true" || allowPrivate === "1",
     metricsToken,
+    backupKeep,
+    dataDir,
     notices: Object.freeze(notices),
     ...(opts.demoSignIn ? { demoSignIn: Object.freeze({ ...opts.demoSignIn }) } : {}),
   });

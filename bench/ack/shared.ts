@@ -11,7 +11,7 @@ export const BENCH_CHAT_API_URL = "http://127.0.0.1:9/api/";
 /** The app server's environment for the bench: in-memory PGlite, warnings-only logging, the bench secrets. */
 export const BENCH_APP_ENV: Readonly<Record<string, string>> = {
   NODE_ENV: "production",
-  APP_URL: "http://127.0.0.1",
+  APP_URL: "https://upbeat.example.test",
   HOST: "127.0.0.1",
   DATABASE_URL: "pglite://memory",
   LOG_LEVEL: "WARNING",

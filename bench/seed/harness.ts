@@ -193,7 +193,7 @@ export function startApp(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
-    APP_URL: "http://127.0.0.1",
+    APP_URL: "https://upbeat.example.test",
     HOST: "127.0.0.1",
     PORT: "0",
     DATABASE_URL: databaseUrl,

@@ -258,7 +258,7 @@ describe("GET /metrics with METRICS_TOKEN", async () => {
 
 describe("GET /metrics in production", () => {
   it("is off (404) without METRICS_TOKEN, and says so at start", async () => {
-    const t = await createTestApp({ env: { NODE_ENV: "production" } });
+    const t = await createTestApp({ env: { NODE_ENV: "production", APP_URL: "https://upbeat.example.test" } });
     try {
       expect(t.deps.config.notices).toContain("METRICS_TOKEN is not set: GET /metrics is off");
       const res = await t.inject({ method: "GET", url: "/metrics" });
