@@ -1,14 +1,22 @@
 /**
- * `npm run manifest`: prints the Slack app manifest for APP_URL, as `GET /chat/manifest` answers it. Reads only
- * APP_URL (and PORT for the default), so it works before any Slack secret exists.
+ * `npm run manifest [-- --socket-mode]`: prints the Slack app manifest for APP_URL, as `GET /chat/manifest` (or
+ * `?mode=socket`) answers it. Reads only APP_URL (and PORT for the default), so it works before any Slack secret
+ * exists.
  */
 import { ConfigError, readAppUrl } from "../../config.ts";
 import { buildManifest } from "./manifest.ts";
 
+const args = process.argv.slice(2);
+const unknown = args.filter((a) => a !== "--socket-mode");
+if (unknown.length > 0) {
+  process.stderr.write(`Unknown argument ${unknown.join(" ")}\nUsage: npm run manifest [-- --socket-mode]\n`);
+  process.exit(1);
+}
 const problems: string[] = [];
 const appUrl = readAppUrl(process.env, problems);
 if (problems.length > 0) {
   process.stderr.write(`${new ConfigError(problems).message}\n`);
   process.exit(1);
 }
-process.stdout.write(`${JSON.stringify(buildManifest(appUrl), null, 2)}\n`);
+const transport = args.includes("--socket-mode") ? "socket" : "http";
+process.stdout.write(`${JSON.stringify(buildManifest(appUrl, transport), null, 2)}\n`);

@@ -4,221 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP_URL, useTestApp } from "../../../test/support/app.ts";
+import { type Json, slackDeliveryProblems, slackSchemaProblems } from "../../../test/support/slack-manifest-schema.ts";
 import { BOT_SCOPES as INSTALL_SCOPES } from "../install/index.ts";
 import { buildManifest } from "./manifest.ts";
 import { BOT_EVENTS, BOT_SCOPES } from "./slack-app.ts";
-
-/**
- * The constraints of Slack's published app-manifest JSON schema (slackapi/manifest-schema, schemas/
- * manifest.schema.1.0.0.json) that our manifest relies on, written out here: which keys each object may have
- * (`additionalProperties: false`), the required ones, string lengths and patterns, booleans, array sizes. The
- * schema does not enumerate scopes or events; those are checked against the names in Slack's scope and event
- * references below.
- */
-type Json = Record<string, unknown>;
-
-/** Slack bot token scopes (api.slack.com/scopes), the ones an app like this could ask for. */
-const SLACK_BOT_SCOPES = new Set([
-  "app_mentions:read",
-  "channels:history",
-  "channels:join",
-  "channels:manage",
-  "channels:read",
-  "chat:write",
-  "chat:write.customize",
-  "chat:write.public",
-  "commands",
-  "emoji:read",
-  "files:read",
-  "files:write",
-  "groups:history",
-  "groups:read",
-  "groups:write",
-  "im:history",
-  "im:read",
-  "im:write",
-  "mpim:history",
-  "mpim:read",
-  "mpim:write",
-  "pins:read",
-  "pins:write",
-  "reactions:read",
-  "reactions:write",
-  "team:read",
-  "usergroups:read",
-  "users.profile:read",
-  "users:read",
-  "users:read.email",
-  "users:write",
-]);
-
-/** Slack Events API event types (api.slack.com/events) a bot can subscribe to, the ones relevant here. */
-const SLACK_BOT_EVENTS = new Set([
-  "app_home_opened",
-  "app_mention",
-  "app_uninstalled",
-  "channel_archive",
-  "channel_deleted",
-  "member_joined_channel",
-  "message.channels",
-  "message.groups",
-  "message.im",
-  "message.mpim",
-  "reaction_added",
-  "team_join",
-  "tokens_revoked",
-  "user_change",
-]);
-
-const URL_PATTERN = /^https?:\/\//;
-
-function slackSchemaProblems(m: Json): string[] {
-  const problems: string[] = [];
-  const obj = (v: unknown, at: string, allowed: string[], required: string[] = []): Json => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) {
-      problems.push(`${at} must be an object`);
-      return {};
-    }
-    for (const k of Object.keys(v)) if (!allowed.includes(k)) problems.push(`${at}.${k} is not allowed`);
-    for (const k of required) if (!(k in v)) problems.push(`${at}.${k} is required`);
-    return v as Json;
-  };
-  const str = (v: unknown, at: string, min: number, max: number, pattern?: RegExp) => {
-    if (v === undefined) return;
-    if (typeof v !== "string") {
-      problems.push(`${at} must be a string`);
-      return;
-    }
-    if (v.length < min || v.length > max) problems.push(`${at} must be ${min}-${max} characters (${v.length})`);
-    if (pattern && !pattern.test(v)) problems.push(`${at} must match ${pattern}`);
-  };
-  const bool = (v: unknown, at: string) => {
-    if (v !== undefined && typeof v !== "boolean") problems.push(`${at} must be a boolean`);
-  };
-  const arr = (v: unknown, at: string, max: number, unique = false, min = 0): unknown[] => {
-    if (v === undefined) return [];
-    if (!Array.isArray(v)) {
-      problems.push(`${at} must be an array`);
-      return [];
-    }
-    if (v.length < min || v.length > max) problems.push(`${at} must have ${min}-${max} items`);
-    if (unique && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) problems.push(`${at} has duplicates`);
-    return v;
-  };
-
-  const root = obj(m, "manifest", [
-    "$schema",
-    "_metadata",
-    "display_information",
-    "features",
-    "oauth_config",
-    "settings",
-    "app_directory",
-  ]);
-  if (!("display_information" in root)) problems.push("manifest.display_information is required");
-  const meta = obj(root._metadata, "_metadata", ["schema_version", "min_version", "major_version", "minor_version"]);
-  for (const [k, v] of Object.entries(meta))
-    if (!Number.isInteger(v)) problems.push(`_metadata.${k} must be an integer`);
-
-  const di = obj(
-    root.display_information,
-    "display_information",
-    ["name", "description", "background_color", "long_description"],
-    ["name"],
-  );
-  str(di.name, "display_information.name", 1, 35);
-  str(di.description, "display_information.description", 1, 140);
-  str(di.background_color, "display_information.background_color", 4, 7, /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/);
-  str(di.long_description, "display_information.long_description", 175, 4000);
-
-  const f = obj(root.features, "features", [
-    "app_home",
-    "bot_user",
-    "functions",
-    "shortcuts",
-    "slash_commands",
-    "workflow_steps",
-    "unfurl_domains",
-    "assistant_view",
-    "agent_view",
-  ]);
-  const home = obj(f.app_home, "features.app_home", [
-    "home_tab_enabled",
-    "messages_tab_enabled",
-    "messages_tab_read_only_enabled",
-  ]);
-  for (const [k, v] of Object.entries(home)) bool(v, `features.app_home.${k}`);
-  const bot = obj(f.bot_user, "features.bot_user", ["display_name", "always_online"], ["display_name"]);
-  str(bot.display_name, "features.bot_user.display_name", 1, 80);
-  bool(bot.always_online, "features.bot_user.always_online");
-  arr(f.slash_commands, "features.slash_commands", 50, false, 1).forEach((c, i) => {
-    const at = `features.slash_commands[${i}]`;
-    const cmd = obj(
-      c,
-      at,
-      ["command", "url", "description", "usage_hint", "should_escape"],
-      ["command", "description"],
-    );
-    str(cmd.command, `${at}.command`, 2, 32, /^\//);
-    str(cmd.url, `${at}.url`, 0, 3000, URL_PATTERN);
-    str(cmd.description, `${at}.description`, 1, 2000);
-    str(cmd.usage_hint, `${at}.usage_hint`, 1, 1000);
-    bool(cmd.should_escape, `${at}.should_escape`);
-  });
-
-  const oauth = obj(root.oauth_config, "oauth_config", [
-    "redirect_urls",
-    "scopes",
-    "token_management_enabled",
-    "pkce_enabled",
-  ]);
-  arr(oauth.redirect_urls, "oauth_config.redirect_urls", 1000, true).forEach((u, i) => {
-    str(u, `oauth_config.redirect_urls[${i}]`, 0, 2500);
-  });
-  const scopes = obj(oauth.scopes, "oauth_config.scopes", ["user", "bot", "user_optional", "bot_optional"]);
-  arr(scopes.bot, "oauth_config.scopes.bot", 255).forEach((s, i) => {
-    str(s, `oauth_config.scopes.bot[${i}]`, 0, 50);
-    if (!SLACK_BOT_SCOPES.has(s as string)) problems.push(`oauth_config.scopes.bot: unknown scope ${String(s)}`);
-  });
-
-  const settings = obj(root.settings, "settings", [
-    "allowed_ip_address_ranges",
-    "event_subscriptions",
-    "incoming_webhooks",
-    "interactivity",
-    "org_deploy_enabled",
-    "socket_mode_enabled",
-    "is_hosted",
-    "token_rotation_enabled",
-    "siws_links",
-    "hermes_app_type",
-    "function_runtime",
-    "is_mcp_enabled",
-  ]);
-  const ev = obj(settings.event_subscriptions, "settings.event_subscriptions", [
-    "request_url",
-    "user_events",
-    "bot_events",
-    "metadata_subscriptions",
-  ]);
-  str(ev.request_url, "settings.event_subscriptions.request_url", 0, 3500, URL_PATTERN);
-  arr(ev.bot_events, "settings.event_subscriptions.bot_events", 100, true).forEach((e, i) => {
-    str(e, `settings.event_subscriptions.bot_events[${i}]`, 0, 50);
-    if (!SLACK_BOT_EVENTS.has(e as string)) problems.push(`bot_events: unknown event ${String(e)}`);
-  });
-  const inter = obj(
-    settings.interactivity,
-    "settings.interactivity",
-    ["is_enabled", "request_url", "message_menu_options_url"],
-    ["is_enabled"],
-  );
-  bool(inter.is_enabled, "settings.interactivity.is_enabled");
-  str(inter.request_url, "settings.interactivity.request_url", 0, 3500, URL_PATTERN);
-  for (const k of ["org_deploy_enabled", "socket_mode_enabled", "is_hosted", "token_rotation_enabled"]) {
-    bool(settings[k], `settings.${k}`);
-  }
-  return problems;
-}
 
 describe("the constraints from Slack's manifest schema", () => {
   it("catch manifests Slack would refuse", () => {
@@ -247,6 +36,89 @@ describe("the constraints from Slack's manifest schema", () => {
       "settings.interactivity.is_enabled is required",
       "settings.interactivity.request_url must match /^https?:\\/\\//",
     ]);
+  });
+
+  it("catch a request URL in Socket Mode, and a missing one without it", () => {
+    const socket = structuredClone(buildManifest("http://localhost:3000", "socket")) as unknown as Json & {
+      settings: Json & { interactivity: Json };
+    };
+    socket.settings.interactivity.request_url = "http://localhost:3000/chat/interactions";
+    expect(slackDeliveryProblems(socket)).toEqual(["settings.interactivity.request_url is not used in Socket Mode"]);
+    socket.settings.socket_mode_enabled = false;
+    expect(slackDeliveryProblems(socket)).toEqual([
+      "settings.event_subscriptions.request_url is required without Socket Mode",
+      "features.slash_commands[0].url is required without Socket Mode",
+    ]);
+  });
+});
+
+/** The manifest without where Slack delivers: what must not differ between the two modes. */
+function withoutDelivery(m: Json): Json {
+  const c = structuredClone(m) as Json & {
+    features: { slash_commands: Json[] };
+    oauth_config: Json;
+    settings: Json & { event_subscriptions: Json; interactivity: Json };
+  };
+  for (const cmd of c.features.slash_commands) delete cmd.url;
+  delete c.oauth_config.redirect_urls;
+  delete c.settings.event_subscriptions.request_url;
+  delete c.settings.interactivity.request_url;
+  delete c.settings.socket_mode_enabled;
+  return c;
+}
+
+describe("the manifest in both modes", () => {
+  const urls = [
+    "http://localhost:3000",
+    "https://standups.example.com",
+    "http://10.1.2.3:8080",
+    "https://upbeat.corp",
+    "https://[2001:db8::1]",
+  ];
+
+  it.each(urls)("%s: both are valid for Slack and deliver where the mode says", (url) => {
+    for (const transport of ["http", "socket"] as const) {
+      const m = buildManifest(url, transport) as unknown as Json;
+      expect(slackSchemaProblems(m), transport).toEqual([]);
+      expect(slackDeliveryProblems(m), transport).toEqual([]);
+    }
+    expect(withoutDelivery(buildManifest(url, "socket") as unknown as Json)).toEqual(
+      withoutDelivery(buildManifest(url, "http") as unknown as Json),
+    );
+  });
+
+  it("Socket Mode: no request URL at all, the same command, events and scopes", () => {
+    const m = buildManifest("http://localhost:3000", "socket");
+    expect(m.settings).toEqual({
+      event_subscriptions: { bot_events: [...BOT_EVENTS] },
+      interactivity: { is_enabled: true },
+      org_deploy_enabled: false,
+      socket_mode_enabled: true,
+      token_rotation_enabled: false,
+    });
+    expect(m.features.slash_commands).toEqual([
+      {
+        command: "/upbeat",
+        description: "Your standup profile and what Upbeat can do",
+        usage_hint: "[away | back | kudos | profile | skip | help]",
+      },
+    ]);
+    expect(m.oauth_config).toEqual({ scopes: { bot: [...BOT_SCOPES] } });
+    expect(JSON.stringify(m)).not.toContain("localhost");
+  });
+
+  it("Socket Mode keeps the OAuth redirect only on an https APP_URL, where /install can work", () => {
+    expect(buildManifest("https://standups.example.com", "socket").oauth_config.redirect_urls).toEqual([
+      "https://standups.example.com/oauth/callback",
+    ]);
+    expect(buildManifest("http://standups.intranet:3000", "socket").oauth_config).not.toHaveProperty("redirect_urls");
+  });
+
+  it("HTTP mode is the default, as it was", () => {
+    expect(buildManifest("https://standups.example.com")).toEqual(
+      buildManifest("https://standups.example.com", "http"),
+    );
+    expect(buildManifest("https://standups.example.com").settings.socket_mode_enabled).toBe(false);
   });
 });
 
@@ -297,21 +169,41 @@ describe("GET /chat/manifest", async () => {
     }
   });
 
+  it("?mode=socket answers the Socket Mode manifest, ?mode=http the default one", async () => {
+    const socket = await t.inject({ method: "GET", url: "/chat/manifest?mode=socket" });
+    expect(socket.statusCode).toBe(200);
+    expect(socket.json()).toEqual(buildManifest(APP_URL, "socket"));
+    expect(slackSchemaProblems(socket.json())).toEqual([]);
+    const http = await t.inject({ method: "GET", url: "/chat/manifest?mode=http" });
+    expect(http.json()).toEqual((await t.inject({ method: "GET", url: "/chat/manifest" })).json());
+  });
+
+  it("an unknown mode is a 400 naming the parameter", async () => {
+    const res = await t.inject({ method: "GET", url: "/chat/manifest?mode=websocket" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/mode/);
+  });
+
   it("is in /openapi.json with its response schema", async () => {
     const doc = (await t.inject({ method: "GET", url: "/openapi.json" })).json();
     const op = doc.paths["/chat/manifest"]?.get;
     expect(op?.responses?.["200"]?.content?.["application/json"]?.schema?.properties).toHaveProperty("oauth_config");
     expect(op?.security ?? []).toEqual([]);
+    expect(op?.parameters).toEqual([expect.objectContaining({ name: "mode", in: "query" })]);
   });
 });
 
 describe("npm run manifest", () => {
   const cli = join(import.meta.dirname, "manifest.cli.ts");
   const tsx = join(import.meta.dirname, "../../../node_modules/.bin/tsx");
-  const run = (env: Record<string, string>) => {
+  const run = (env: Record<string, string>, args: string[] = []) => {
     const cwd = mkdtempSync(join(tmpdir(), "manifest-cli-"));
     try {
-      const out = spawnSync(tsx, [cli], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
+      const out = spawnSync(tsx, [cli, ...args], {
+        cwd,
+        env: { PATH: process.env.PATH ?? "", ...env },
+        encoding: "utf8",
+      });
       return { ...out, wroteData: existsSync(join(cwd, "data")) };
     } finally {
       rmSync(cwd, { recursive: true, force: true });
@@ -342,5 +234,24 @@ describe("npm run manifest", () => {
     const bad = run({ APP_URL: "ftp://example.com" });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("APP_URL must be an http(s) URL");
+  });
+
+  it("--socket-mode prints the Socket Mode manifest, as GET /chat/manifest?mode=socket answers it", () => {
+    const out = run({ NODE_ENV: "production", APP_URL: "http://standups.intranet:3000" }, ["--socket-mode"]);
+    expect(out.stderr).toBe("");
+    expect(out.status).toBe(0);
+    const m = JSON.parse(out.stdout);
+    expect(m).toEqual(buildManifest("http://standups.intranet:3000", "socket"));
+    expect(slackSchemaProblems(m)).toEqual([]);
+    expect(slackDeliveryProblems(m)).toEqual([]);
+    expect(out.wroteData).toBe(false);
+  });
+
+  it("refuses an argument it does not know, saying how to call it", () => {
+    const out = run({}, ["--socket"]);
+    expect(out.status).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toContain("Unknown argument --socket");
+    expect(out.stderr).toContain("npm run manifest [-- --socket-mode]");
   });
 });

@@ -3,6 +3,7 @@ import { health, healthDown, systemInfo } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { prefersHtml } from "../../http/accepts.ts";
 import { type App, PACKAGE_VERSION } from "../../http/server.ts";
+import { SETUP_PAGE_CSP, setupPage } from "../manifest/index.ts";
 import { frontDoorPage } from "./front-door.page.ts";
 
 const DB_TIMEOUT_MS = 2_000;
@@ -19,7 +20,7 @@ export function systemRoutes(app: App, deps: Deps): void {
       schema: {
         summary: "Name, version and status of the instance",
         description:
-          "JSON for API clients; a browser (Accept naming text/html before application/json) gets a small page with the same facts and links to install, the dashboard, the API description and the Slack app manifest.",
+          "JSON for API clients; a browser (Accept naming text/html before application/json) gets a small page with the same facts and links to install, the dashboard, the API description and the Slack app manifest. An instance without Slack credentials shows a browser the setup page instead: the Slack app manifest for this instance, a link that creates the app from it, and the variables to set next.",
         response: {
           200: {
             description: "The instance",
@@ -31,10 +32,15 @@ export function systemRoutes(app: App, deps: Deps): void {
     async (req, reply) => {
       reply.header("vary", "Accept");
       if (prefersHtml(req.headers.accept)) {
+        // A fresh instance (no Slack credentials yet) guides its operator through creating the Slack app instead.
+        const setup = !deps.config.slackConfigured;
         return reply
           .type("text/html; charset=utf-8")
-          .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-          .send(frontDoorPage(PACKAGE_VERSION));
+          .header(
+            "content-security-policy",
+            setup ? SETUP_PAGE_CSP : "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+          )
+          .send(setup ? setupPage(deps.config) : frontDoorPage(PACKAGE_VERSION));
       }
       return reply
         .type("application/json; charset=utf-8")
