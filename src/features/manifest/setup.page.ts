@@ -56,7 +56,7 @@ a.button{background:#2c2d72;color:#fff;text-decoration:none}
 button{background:transparent;color:inherit;border:1px solid #8c959f}
 pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.75rem;overflow:auto;max-height:22rem;
 font-size:.8rem;line-height:1.4}
-code{overflow-wrap:anywhere}pre code{overflow-wrap:normal}
+code{overflow-wrap:anywhere}pre.cmd{white-space:pre-wrap}
 .var{font-weight:600}
 .note{color:#59636e;font-size:.92rem}
 @media (prefers-color-scheme:dark){.mode{background:#161b22;border-color:#8b8fd8}pre{background:#161b22;border-color:#30363d}
@@ -88,7 +88,7 @@ function socketSteps(): string {
   return `${APP_LEVEL_TOKEN_STEP}
 ${BOT_TOKEN_STEP}
 <li><h2>Start Upbeat again with both tokens</h2>
-<pre><code>CHAT_APP_TOKEN=xapp-… CHAT_BOT_TOKEN=xoxb-… npm start</code></pre>
+<pre class="cmd"><code>CHAT_APP_TOKEN=xapp-… CHAT_BOT_TOKEN=xoxb-… npm start</code></pre>
 Then, in Slack, invite the bot to a channel (<code>/invite @Upbeat</code>) and type <code>/upbeat</code>.</li>`;
 }
 
@@ -103,7 +103,7 @@ Credentials</strong> are <span class="var"><code>CHAT_CLIENT_ID</code></span> an
 <span class="var"><code>CHAT_CLIENT_SECRET</code></span>; after the restart, each workspace installs Upbeat at
 <code>${escapeHtml(appUrl)}/install</code>.</li>
 <li><h2>Start Upbeat again with them</h2>
-<pre><code>CHAT_SIGNING_SECRET=… CHAT_BOT_TOKEN=xoxb-… npm start</code></pre>
+<pre class="cmd"><code>CHAT_SIGNING_SECRET=… CHAT_BOT_TOKEN=xoxb-… npm start</code></pre>
 Slack checks the events URL when the app is created: if Upbeat was not running then, press <strong>Retry</strong>
 under <strong>Event Subscriptions</strong>. Then invite the bot to a channel (<code>/invite @Upbeat</code>) and
 type <code>/upbeat</code>.</li>`;
@@ -137,7 +137,7 @@ Or paste it yourself at <strong>api.slack.com/apps → Create New App → From a
 </li>
 ${transport === "socket" ? socketSteps() : httpSteps(config.appUrl)}
 </ol>
-<p class="note">In production (<code>NODE_ENV=production</code>) set also <code>SESSION_SECRET_KEY</code> (32 or
+<p class="note">In production (<code>NODE_ENV=production</code>) also set <code>SESSION_SECRET_KEY</code> (32 or
 more random characters; it encrypts the stored tokens) and <code>DATABASE_URL</code> (<code>postgres://…</code>, or
 <code>pglite://DIR</code> for the embedded database). Outside production both default to values kept in
 <code>./data</code>. ${otherNote} The manifest on its own: <a href="/chat/manifest?mode=${transport}">/chat/manifest?mode=${transport}</a>
