@@ -241,6 +241,8 @@ export function loadConfig(
     );
   }
 
+  const slackConfigured = chatBotToken !== undefined || (clientId !== undefined && clientSecret !== undefined);
+  if (!slackConfigured) notices.push(`No Slack credentials set yet: open ${appUrl} to connect Upbeat to your Slack`);
   if (production && metricsToken === undefined) notices.push("METRICS_TOKEN is not set: GET /metrics is off");
 
   const host = new URL(appUrl).hostname;
@@ -255,7 +257,7 @@ export function loadConfig(
     chatClientSecret,
     chatAppToken,
     chatBotToken,
-    slackConfigured: chatBotToken !== undefined || (clientId !== undefined && clientSecret !== undefined),
+    slackConfigured,
     chatSigningSecret: chatSigningSecret!,
     sessionSecretKey: sessionSecretKey!,
     chatApiUrl: chatApiUrl.endsWith("/") ? chatApiUrl : `${chatApiUrl}/`,

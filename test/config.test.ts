@@ -64,8 +64,11 @@ describe("configuration", () => {
     const first = loadConfig({}, { dataDir });
     expect(first.databaseUrl).toBe(`pglite://${join(dataDir, "pglite")}`);
     expect(first.port).toBe(3000);
-    expect(first.notices).toHaveLength(1);
-    expect(first.notices[0]).not.toContain(first.sessionSecretKey);
+    expect(first.notices).toHaveLength(2);
+    expect(first.notices.join(" ")).not.toContain(first.sessionSecretKey);
+    expect(first.notices).toContain(
+      "No Slack credentials set yet: open http://localhost:3000 to connect Upbeat to your Slack",
+    );
     expect(existsSync(join(dataDir, "dev-secrets.json"))).toBe(true);
     const second = loadConfig({}, { dataDir });
     expect(second.sessionSecretKey).toBe(first.sessionSecretKey);
