@@ -68,13 +68,13 @@ async function grantOf(client: WebClient, token: string): Promise<Grant> {
     if (!(err instanceof ConfigError)) throw err;
   }
   // Slack lists the token's scopes in a header (x-oauth-scopes) of every answer; without it, the manifest's.
-  const granted = test.response_metadata?.scopes;
+  const granted = (test.response_metadata?.scopes ?? []).filter(Boolean);
   return {
     teamId: test.team_id,
     teamName,
     botUserId: test.user_id,
     botToken: token,
-    scopes: (granted && granted.length > 0 ? granted : BOT_SCOPES).join(","),
+    scopes: (granted.length > 0 ? granted : BOT_SCOPES).join(","),
   };
 }
 
