@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeSlack } from "../dev/fake-slack/index.ts";
-import { tick } from "../src/features/standups/scheduler.ts";
+import { tick } from "../src/features/standups/index.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp } from "./support/app.ts";
 import { submitStandup } from "./support/standup-answers.ts";
