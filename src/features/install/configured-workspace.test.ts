@@ -94,6 +94,9 @@ describe("one workspace from CHAT_BOT_TOKEN, installed at start", async () => {
       expect(res.body, path).toContain("One &amp; &lt;Only&gt;");
     }
     expect(fake.callsTo("oauth.v2.access")).toEqual([]);
+    const front = await t.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+    expect(front.body).toContain('href="/install"');
+    expect(front.body).not.toContain("Add to Slack");
   });
 
   it("a second start with the same token changes nothing: no write, no sync, no second row", async () => {

@@ -34,7 +34,7 @@ export function systemRoutes(app: App, deps: Deps): void {
         return reply
           .type("text/html; charset=utf-8")
           .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-          .send(frontDoorPage(PACKAGE_VERSION));
+          .send(frontDoorPage(PACKAGE_VERSION, { oneWorkspace: deps.config.chatBotToken !== undefined }));
       }
       return reply
         .type("application/json; charset=utf-8")
