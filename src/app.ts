@@ -14,6 +14,7 @@ import { emailJobs, emailRoutes, startDigestScheduler } from "./features/email/i
 import { feedRoutes } from "./features/feed/index.ts";
 import { exportRoutes, insightRoutes } from "./features/insights/index.ts";
 import {
+  installConfiguredWorkspace,
   installListeners,
   installRoutes,
   startTokenCheckScheduler,
@@ -151,6 +152,8 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     intake,
     async start() {
       await deps.queue.start();
+      // CHAT_BOT_TOKEN: the one workspace is installed (or found unchanged) before anything is served for it.
+      await installConfiguredWorkspace(deps);
       if (deps.queue.settings.workers) {
         stopScheduler = startScheduler(deps);
         stopSweeper = startWebhookSweeper(deps);

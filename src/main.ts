@@ -24,7 +24,12 @@ async function main(): Promise<void> {
   for (const notice of config.notices) log.warn(notice);
   const deps = await buildDeps(config, { log, database: await opening });
   const app = await buildApp(deps);
-  await app.start();
+  // A Slack credential that Slack refuses (CHAT_BOT_TOKEN) is found here: reported like the config errors above.
+  await app.start().catch((err: unknown) => {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) process.stderr.write(`config error: ${p}\n`);
+    process.exit(1);
+  });
   const address = await app.server.listen({ port: config.port, host: config.host });
   log.info({ url: config.appUrl, address, db: deps.database.kind }, "Upbeat is running");
 

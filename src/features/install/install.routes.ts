@@ -5,6 +5,8 @@ import type { Deps } from "../../deps.ts";
 import { addressKey, checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
+import { configuredWorkspacePage } from "./configured-workspace.page.ts";
+import { singleWorkspace } from "./configured-workspace.ts";
 import {
   BROWSER_COOKIE,
   CALLBACK_PATHS,
@@ -57,12 +59,16 @@ async function limited(deps: Deps, bucket: "install" | "oauth", req: FastifyRequ
 }
 
 export function installRoutes(app: App, deps: Deps): void {
+  const single = singleWorkspace(deps.config);
   app.get(
     "/install",
     {
       schema: {
         summary: "Start installing Upbeat into a Slack workspace",
         response: {
+          200: html(
+            "One workspace (CHAT_BOT_TOKEN): a page naming the workspace this instance serves; nothing to install",
+          ),
           302: z
             .undefined()
             .describe("To Slack's OAuth v2 page, with a signed state bound to this browser by a short-lived cookie"),
@@ -72,6 +78,7 @@ export function installRoutes(app: App, deps: Deps): void {
     },
     async (req, reply) => {
       if (await limited(deps, "install", req, reply)) return reply;
+      if (single) return reply.type(HTML).send(await configuredWorkspacePage(deps));
       const { url, browserKey } = startInstall(deps);
       // SameSite=Lax: Slack sends the browser back with a top-level GET, which carries a Lax cookie.
       for (const path of CALLBACK_PATHS) reply.setCookie(BROWSER_COOKIE, browserKey, browserCookie(deps, path));
@@ -84,6 +91,12 @@ export function installRoutes(app: App, deps: Deps): void {
     reply: FastifyReply,
   ) => {
     if (await limited(deps, "oauth", req, reply)) return reply;
+    // No OAuth in one-workspace mode: nothing is exchanged (the client id and secret are placeholders).
+    if (single)
+      return reply
+        .status(400)
+        .type(HTML)
+        .send(await configuredWorkspacePage(deps));
     try {
       const done = await completeInstall(deps, req.query, req.cookies[BROWSER_COOKIE]);
       req.log.info({ team_id: done.teamId }, "workspace installed");
@@ -99,7 +112,10 @@ export function installRoutes(app: App, deps: Deps): void {
     querystring: callbackQuery,
     response: {
       302: z.undefined().describe("Installed: to /dashboard?t=<login token>, which signs the installer in"),
-      400: html("The install failed, was denied or was started in another browser: a page that says why"),
+      400: html(
+        "The install failed, was denied or was started in another browser: a page that says why (one workspace, " +
+          "CHAT_BOT_TOKEN: the page naming the workspace, as no OAuth happens)",
+      ),
       ...tooManyInstalls,
     },
   });

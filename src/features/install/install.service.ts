@@ -36,6 +36,7 @@ export function startInstall(deps: Pick<Deps, "config" | "keys" | "clock">): { u
 }
 
 export function installUrl(deps: Pick<Deps, "config" | "keys" | "clock">, browserKey: string): string {
+  refuseWithoutOAuth(deps);
   const state = signToken(deps.keys.oauthState, {
     iat: Math.floor(deps.clock.now().getTime() / 1000),
     browser: browserHash(browserKey),
@@ -49,6 +50,16 @@ export function installUrl(deps: Pick<Deps, "config" | "keys" | "clock">, browse
 }
 
 export class InstallError extends Error {}
+
+/**
+ * With CHAT_BOT_TOKEN the client id and secret are placeholders: nothing may send them to Slack. The routes answer
+ * before this is reached; this is the last guard.
+ */
+function refuseWithoutOAuth(deps: Pick<Deps, "config">): void {
+  if (deps.config.chatBotToken !== undefined) {
+    throw new InstallError("This Upbeat serves one workspace (CHAT_BOT_TOKEN): there is nothing to install.");
+  }
+}
 
 /**
  * Checks signature, age, browser and single use of the state; throws InstallError with a message for the person.
@@ -83,6 +94,67 @@ async function spendState(deps: Deps, state: string | undefined, browserKey: str
   }
 }
 
+/** What Slack granted: from OAuth's oauth.v2.access, or from auth.test on a configured bot token (CHAT_BOT_TOKEN). */
+export interface Grant {
+  teamId: string;
+  teamName: string;
+  botUserId: string;
+  /** In plain text: it is encrypted here, never stored otherwise. */
+  botToken: string;
+  /** Comma-separated, as Slack lists them. */
+  scopes: string;
+  /** Who installed it through OAuth; none with a configured bot token, where Slack's admins and owners are admins. */
+  installerUserId?: string;
+}
+
+/**
+ * Stores the installation (bot token encrypted) as one transaction: a reinstall after an uninstall starts from no
+ * access and resumes standups at their next time, the installer (if any) is an admin, the member sync is queued (it
+ * makes Slack's admins and owners admins) and, with e-mail on, the installer's welcome. OAuth and the configured bot
+ * token both come through here.
+ */
+export async function storeInstallation(deps: Deps, grant: Grant): Promise<{ reactivated: boolean }> {
+  const { teamId, installerUserId } = grant;
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (tx) => {
+    const { reactivated } = await upsertInstallation(
+      tx,
+      {
+        teamId,
+        teamName: grant.teamName,
+        botUserId: grant.botUserId,
+        botTokenEnc: encryptSecret(deps.keys.tokenEncryption, grant.botToken),
+        scopes: grant.scopes,
+        // The column names a person for OAuth installs; "" says no one installed it through Upbeat.
+        installerUserId: installerUserId ?? "",
+      },
+      now,
+    );
+    if (reactivated) {
+      // A reinstall starts from no access: the uninstall ended it already, and this also ends whatever slipped in
+      // while that committed (a sign-in finishing at the same moment). Standups resume at their next time: nothing
+      // missed while uninstalled is caught up. Re-authorising an installed workspace changes neither.
+      await endWorkspaceAccess(tx, teamId, now);
+      await restartTiming(tx, teamId, now);
+    }
+    if (installerUserId) await ensureAdmin(tx, teamId, installerUserId, now);
+    await queueMemberSync(deps, tx, teamId, "install", now);
+    if (installerUserId) {
+      // Once per installation: a second OAuth or a re-authorisation finds the welcome claimed; a reinstall gets one.
+      await queueWelcome(deps, tx, {
+        teamId,
+        userId: installerUserId,
+        now,
+        ...(reactivated ? { reinstalledAt: now } : {}),
+      });
+    }
+    return { reactivated };
+  });
+  // Events from now on use the new token (and a reinstalled workspace's are no longer refused).
+  deps.chat.forget(teamId);
+  return result;
+}
+
 interface OAuthAccess {
   ok?: boolean;
   access_token?: string;
@@ -101,6 +173,7 @@ export async function completeInstall(
   query: { code?: string; state?: string; error?: string },
   browserKey: string | undefined,
 ): Promise<{ teamId: string; userId: string; loginToken: string }> {
+  refuseWithoutOAuth(deps);
   if (query.error) {
     await spendState(deps, query.state, browserKey).catch(() => {});
     throw new InstallError(
@@ -128,34 +201,14 @@ export async function completeInstall(
   if (!access.access_token || !teamId || !userId || !access.bot_user_id) {
     throw new InstallError("Slack's answer was incomplete. Please start the install again.");
   }
-  const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
-    const { reactivated } = await upsertInstallation(
-      tx,
-      {
-        teamId,
-        teamName: access.team?.name ?? teamId,
-        botUserId: access.bot_user_id!,
-        botTokenEnc: encryptSecret(deps.keys.tokenEncryption, access.access_token!),
-        scopes: access.scope ?? "",
-        installerUserId: userId,
-      },
-      now,
-    );
-    if (reactivated) {
-      // A reinstall starts from no access: the uninstall ended it already, and this also ends whatever slipped in
-      // while that committed (a sign-in finishing at the same moment). Standups resume at their next time: nothing
-      // missed while uninstalled is caught up. Re-authorising an installed workspace changes neither.
-      await endWorkspaceAccess(tx, teamId, now);
-      await restartTiming(tx, teamId, now);
-    }
-    await ensureAdmin(tx, teamId, userId, now);
-    await queueMemberSync(deps, tx, teamId, "install", now);
-    // Once per installation: a second OAuth or a re-authorisation finds the welcome claimed; a reinstall gets one.
-    await queueWelcome(deps, tx, { teamId, userId, now, ...(reactivated ? { reinstalledAt: now } : {}) });
+  await storeInstallation(deps, {
+    teamId,
+    teamName: access.team?.name ?? teamId,
+    botUserId: access.bot_user_id,
+    botToken: access.access_token,
+    scopes: access.scope ?? "",
+    installerUserId: userId,
   });
-  // Events from now on use the new token (and a reinstalled workspace's are no longer refused).
-  deps.chat.forget(teamId);
   // The installer's own profile now, so the dashboard they land on shows their name and e-mail; the sync brings
   // everyone else. A failure here changes nothing: the sync reads them too.
   await refreshMember(deps, teamId, userId, { deadlineMs: SIGN_IN_LOOKUP_MS });

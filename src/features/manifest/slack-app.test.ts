@@ -26,6 +26,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   "conversations.open": ["im:write"],
   "oauth.v2.access": [], // tokenless: the client id and secret
   "reactions.add": ["reactions:write"],
+  "team.info": ["team:read"], // the workspace's name at a start with CHAT_BOT_TOKEN
   // users:read.email: the e-mail address in the profile (welcome and digest e-mails).
   "users.info": ["users:read", "users:read.email"],
   "users.list": ["users:read", "users:read.email"],
@@ -204,6 +205,7 @@ describe("a token with exactly BOT_SCOPES (the fake Slack checks scopes as Slack
         view: { type: "modal", title: { type: "plain_text", text: "x" } },
       });
       await call("auth.test", {});
+      await call("team.info", {});
       await call("auth.revoke", {});
       // Without groups:history, the lookup in the private channel would be refused here.
       expect(refused).toEqual([]);

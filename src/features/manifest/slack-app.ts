@@ -27,6 +27,8 @@ export const BOT_SCOPE_REASONS = {
   "im:write": "open direct messages",
   /** reactions.add: the reaction on a message that gave kudos, and on celebrations. */
   "reactions:write": "react to kudos and celebrations",
+  /** team.info: the workspace's name when one workspace is installed from its bot token (CHAT_BOT_TOKEN), without OAuth. */
+  "team:read": "the workspace's name, when installed with its bot token",
   /** users.list / users.info (member sync, profiles, timezones); the `team_join` and `user_change` events. */
   "users:read": "list members, their names and timezones",
   /** The members' e-mail addresses (users.list / users.info): welcome and digest e-mails. */

@@ -40,7 +40,11 @@ export function systemRoutes(app: App, deps: Deps): void {
             "content-security-policy",
             setup ? SETUP_PAGE_CSP : "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
           )
-          .send(setup ? setupPage(deps.config) : frontDoorPage(PACKAGE_VERSION));
+          .send(
+            setup
+              ? setupPage(deps.config)
+              : frontDoorPage(PACKAGE_VERSION, { oneWorkspace: deps.config.chatBotToken !== undefined }),
+          );
       }
       return reply
         .type("application/json; charset=utf-8")
