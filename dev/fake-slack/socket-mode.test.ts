@@ -136,6 +136,19 @@ describe("envelopes", () => {
     expect(await acked).toMatchObject({ attempt: 1 });
   });
 
+  it("a lost ack leaves the envelope to time out and be redelivered", async () => {
+    fake.socket.configure({ ackTimeoutMs: 100 });
+    const { ws, messages } = await connect();
+    fake.socket.loseNextAcks(1);
+    const acked = fake.socket.sendEvent("T1", { type: "app_mention" });
+    await until(() => messages.length === 2);
+    ws.send(JSON.stringify({ envelope_id: messages[1]?.envelope_id }));
+    await until(() => messages.length === 3);
+    expect(messages[2]).toMatchObject({ retry_attempt: 1, retry_reason: "timeout" });
+    ws.send(JSON.stringify({ envelope_id: messages[2]?.envelope_id }));
+    expect(await acked).toMatchObject({ attempt: 1 });
+  });
+
   it("gives up after the last retry, and never retries a command or interaction", async () => {
     fake.socket.configure({ ackTimeoutMs: 50, maxRetries: 1 });
     const { messages } = await connect();
@@ -178,6 +191,10 @@ describe("connections", () => {
     expect(fake.socket.openConnections).toBe(1);
     expect(await closed).toBe(1000);
     await fake.socket.waitForConnections(0);
+    expect(fake.socket.history).toEqual([
+      { event: "open", connectionId: 1 },
+      { event: "close", connectionId: 1 },
+    ]);
   });
 
   it("drop cuts a connection without a close frame", async () => {

@@ -21,6 +21,8 @@
  *   fake.socket.openConnections / await fake.socket.waitForConnections(2)
  *   fake.socket.configure({ ackTimeoutMs: 300, maxRetries: 3 })     // defaults 3000 ms and 3, as Slack
  *   fake.socket.deliveries                                          // every envelope sent: id, attempt, connection
+ *   fake.socket.history                                             // connections opened and closed, in order
+ *   fake.socket.loseNextAcks(1)                                     // the next ack is lost on the way (Slack redelivers)
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -58,6 +60,11 @@ export interface DeliveryRecord {
   connectionId: number;
 }
 
+export interface ConnectionEvent {
+  event: "open" | "close";
+  connectionId: number;
+}
+
 interface Conn {
   id: number;
   ws: WebSocket;
@@ -80,6 +87,8 @@ export class FakeSocketMode {
   /** Envelopes waiting for a connection to open. */
   readonly #queue: Pending[] = [];
   readonly #deliveries: DeliveryRecord[] = [];
+  readonly #history: ConnectionEvent[] = [];
+  #acksToLose = 0;
   #nextConn = 1;
   #roundRobin = 0;
   #refuseUntil = 0;
@@ -130,6 +139,15 @@ export class FakeSocketMode {
 
   get deliveries(): readonly DeliveryRecord[] {
     return this.#deliveries;
+  }
+
+  get history(): readonly ConnectionEvent[] {
+    return this.#history;
+  }
+
+  /** The next `n` acks are lost on the way, as if the network dropped them: their envelopes time out. */
+  loseNextAcks(n: number): void {
+    this.#acksToLose = n;
   }
 
   /** Polls until `n` connections are open (counting sleeps, so fake timers cannot stall it). */
@@ -194,13 +212,20 @@ export class FakeSocketMode {
       if (opts.connectionId !== undefined && c.id !== opts.connectionId) continue;
       c.closing = true;
       c.ws.send(JSON.stringify({ type: "disconnect", reason, debug_info: { host: `applink-fake-${c.id}` } }));
-      setTimeout(() => c.ws.close(1000), opts.graceMs ?? 1_000).unref();
+      setTimeout(() => {
+        this.#ended(c);
+        c.ws.close(1000);
+      }, opts.graceMs ?? 1_000).unref();
     }
   }
 
   /** Cuts every connection (or one) without a close frame, as a network failure would. */
   drop(connectionId?: number): void {
-    for (const c of this.#conns) if (connectionId === undefined || c.id === connectionId) c.ws.terminate();
+    for (const c of this.#conns) {
+      if (connectionId !== undefined && c.id !== connectionId) continue;
+      this.#ended(c);
+      c.ws.terminate();
+    }
   }
 
   /** Ids of the open connections, oldest first. */
@@ -243,10 +268,12 @@ export class FakeSocketMode {
   #open(ws: WebSocket): void {
     const conn: Conn = { id: this.#nextConn++, ws, closing: false };
     this.#conns.add(conn);
+    this.#history.push({ event: "open", connectionId: conn.id });
     const ping = setInterval(() => ws.ping(), this.#pingMs).unref();
     ws.on("close", () => {
       clearInterval(ping);
       this.#conns.delete(conn);
+      this.#ended(conn);
     });
     ws.on("error", () => ws.terminate());
     ws.on("message", (data) => this.#onMessage(conn, data.toString()));
@@ -261,6 +288,12 @@ export class FakeSocketMode {
     for (const p of this.#queue.splice(0)) this.#send(p);
   }
 
+  /** History says a connection closed from the moment either side starts closing it, once. */
+  #ended(conn: Conn): void {
+    if (this.#history.some((h) => h.event === "close" && h.connectionId === conn.id)) return;
+    this.#history.push({ event: "close", connectionId: conn.id });
+  }
+
   #onMessage(conn: Conn, text: string): void {
     let msg: { envelope_id?: unknown; payload?: unknown };
     try {
@@ -271,6 +304,10 @@ export class FakeSocketMode {
     if (typeof msg.envelope_id !== "string") return;
     const p = this.#pending.get(msg.envelope_id);
     if (!p) return; // acknowledged before, or given up on: Slack ignores it
+    if (this.#acksToLose > 0) {
+      this.#acksToLose -= 1;
+      return;
+    }
     clearTimeout(p.timer);
     this.#pending.delete(msg.envelope_id);
     const payload = msg.payload && typeof msg.payload === "object" ? (msg.payload as Record<string, unknown>) : {};

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { health, healthDown, systemInfo } from "../../contract/index.ts";
 import type { SocketTransport } from "../../chat/socket/socket-transport.ts";
+import { health, healthDown, systemInfo } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { prefersHtml } from "../../http/accepts.ts";
 import { type App, PACKAGE_VERSION } from "../../http/server.ts";
