@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { startFakeSlack } from "../../../dev/fake-slack/index.ts";
+import { eventEnvelope } from "../../../dev/slack-signing.ts";
 import { createTestApp, TEST_APP_TOKEN, type TestAppOptions } from "../../../test/support/app.ts";
 
 async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -131,6 +132,39 @@ describe("refusals are logged once, naming CHAT_APP_TOKEN", () => {
       expect(fake.callsTo("apps.connections.open")).toHaveLength(1);
     } finally {
       await close();
+    }
+  });
+});
+
+describe("stopping", () => {
+  it("a delivery being recorded when the app stops is acknowledged before the socket closes", async () => {
+    const fake = await startFakeSlack();
+    const { t, close } = await socketApp({ fake });
+    let closed = false;
+    try {
+      await t.app.socket?.whenConnected();
+      // Recording takes a second, so the stop below finds the delivery in flight.
+      await t.database.query(
+        `create function slow_intake() returns trigger language plpgsql as $$
+        begin perform pg_sleep(1); return new; end $$`,
+        [],
+      );
+      await t.database.query(
+        "create trigger slow_intake before insert on chat_events for each row execute function slow_intake()",
+        [],
+      );
+      const delivery = fake.socket.deliver("events_api", eventEnvelope("T9", { type: "app_mention" }));
+      await until(() => delivery.attempts === 1);
+      await sleep(300); // the app has it and is recording it
+      const stopping = t.app.stop();
+      expect(await delivery.acked).toMatchObject({ attempt: 0 });
+      await stopping;
+      closed = true;
+      expect(fake.socket.openConnections).toBe(0);
+      await until(() => fake.socket.history.at(-1)?.event === "close");
+    } finally {
+      if (!closed) await close();
+      else await fake.close();
     }
   });
 });
