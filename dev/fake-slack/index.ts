@@ -30,14 +30,6 @@ import type {
 } from "./types.ts";
 
 export { mulberry32 } from "./faults.ts";
-export type {
-  ConnectionEvent,
-  DeliveryRecord,
-  DisconnectReason,
-  EnvelopeType,
-  SocketAck,
-  SocketDelivery,
-} from "./socket-mode.ts";
 export type * from "./types.ts";
 
 const METHODS: Record<string, MethodSpec> = { ...readMethods, ...chatMethods, ...appMethods };

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import type { FakeSlack } from "../../dev/fake-slack/index.ts";
-import type { SocketAck } from "../../dev/fake-slack/socket-mode.ts";
+import type { SocketAck } from "../../dev/fake-slack/types.ts";
 
 /** What Slack got back for a delivery, the same whichever transport carried it. */
 export interface Delivered {
