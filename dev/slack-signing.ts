@@ -52,9 +52,14 @@ export function eventEnvelope(
   };
 }
 
-/** A slash command as Slack posts it: form-encoded fields. */
-export function slashCommandForm(teamId: string, userId: string, text: string, command = "/upbeat"): string {
-  return new URLSearchParams({
+/** A slash command's fields: posted form-encoded over HTTP, sent as a JSON payload over Socket Mode. */
+export function slashCommandFields(
+  teamId: string,
+  userId: string,
+  text: string,
+  command = "/upbeat",
+): Record<string, string> {
+  return {
     token: "legacy",
     team_id: teamId,
     team_domain: "acme",
@@ -67,7 +72,12 @@ export function slashCommandForm(teamId: string, userId: string, text: string, c
     api_app_id: "A0UPBEAT",
     response_url: "http://127.0.0.1:9/commands/response",
     trigger_id: `trig.${randomBytes(4).toString("hex")}`,
-  }).toString();
+  };
+}
+
+/** A slash command as Slack posts it: form-encoded fields. */
+export function slashCommandForm(teamId: string, userId: string, text: string, command = "/upbeat"): string {
+  return new URLSearchParams(slashCommandFields(teamId, userId, text, command)).toString();
 }
 
 /** An interactivity payload (block_actions, view_submission …) as Slack posts it: `payload=<json>`. */

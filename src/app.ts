@@ -6,6 +6,7 @@ import { Intake } from "./chat/intake/intake.ts";
 import { startIntakeSweeper } from "./chat/intake/sweeper.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import { chatJobs, publishView } from "./chat/slack-calls.ts";
+import { type SocketOptions, SocketTransport } from "./chat/socket/socket-transport.ts";
 import type { Deps } from "./deps.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
@@ -54,6 +55,8 @@ export interface Upbeat {
   readonly bolt: BoltApp;
   /** Where every Slack delivery is recorded and processed (tests run its sweep directly). */
   readonly intake: Intake;
+  /** Socket Mode, when CHAT_APP_TOKEN is set (else deliveries come over HTTP only). */
+  readonly socket: SocketTransport | undefined;
   /** Starts background work (queue workers, scheduler). Listening is the caller's choice. */
   start(): Promise<void>;
   /** Waits until the chat deliveries acknowledged so far have been processed (tests read their effects after it). */
@@ -80,9 +83,10 @@ function within(work: Promise<unknown>, ms: number): Promise<unknown> {
 }
 
 /** Wires every feature: routes, Slack listeners and jobs. */
-export async function buildApp(deps: Deps): Promise<Upbeat> {
+export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
   const intake = new Intake(deps, (body, ack, retry) => receiver.bolt.processEvent({ body, ack, ...retry }));
+  const socket = deps.config.chatAppToken ? new SocketTransport(deps, intake, opts.socket) : undefined;
   const bolt = createBolt(deps, receiver, [
     installListeners,
     memberListeners,
@@ -109,7 +113,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   maintenanceJobs(deps);
   standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
-    systemRoutes,
+    systemRoutes(socket),
     metricsRoutes,
     chatRoutes(intake),
     failedEventRoutes,
@@ -150,10 +154,12 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
     server,
     bolt,
     intake,
+    socket,
     async start() {
       await deps.queue.start();
       // CHAT_BOT_TOKEN: the one workspace is installed (or found unchanged) before anything is served for it.
       await installConfiguredWorkspace(deps);
+      socket?.start();
       if (deps.queue.settings.workers) {
         stopScheduler = startScheduler(deps);
         stopSweeper = startWebhookSweeper(deps);
@@ -188,11 +194,13 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to
         // requests arriving on busy ones, and resolves once every in-flight request has been answered.
         const closing = server.close();
+        // The socket takes no new envelopes; those being recorded are acknowledged, then it closes.
+        const socketClosing = socket?.stop(Math.min(HTTP_DRAIN_MS, left()));
         // Node closes the connections idle at that moment only: a keep-alive connection whose request finishes
         // later would hold the close open until its keep-alive timeout, so idle ones are closed as they appear.
         const closeIdle = setInterval(() => server.server.closeIdleConnections(), IDLE_CHECK_MS);
         try {
-          await within(Promise.all([closing, ticks, fetching]), Math.min(HTTP_DRAIN_MS, left()));
+          await within(Promise.all([closing, ticks, fetching, socketClosing]), Math.min(HTTP_DRAIN_MS, left()));
         } finally {
           clearInterval(closeIdle);
         }

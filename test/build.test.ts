@@ -83,7 +83,7 @@ describe("the production build", () => {
     const base = proc.address;
     const health = await fetch(`${base}/healthz`);
     expect(health.status, proc.tail()).toBe(200);
-    expect(await health.json()).toEqual({ status: "ok", db: "connected" });
+    expect(await health.json()).toEqual({ status: "ok", db: "connected", socket: "off" });
     const root = await fetch(base, { headers: { accept: "application/json" } });
     expect(await root.json()).toMatchObject({ name: "upbeat", status: "ok", version: expect.stringMatching(/^\d+\./) });
     const openapi = await fetch(`${base}/openapi.json`);

@@ -13,6 +13,7 @@ import { ApiError, type Ctx, type MethodSpec, type Result } from "./context.ts";
 import { Faults, faultError, isDelay } from "./faults.ts";
 import { avatarSvg, parseRequest, sendJson, sendText } from "./http.ts";
 import { readMethods } from "./read-methods.ts";
+import { FakeSocketMode } from "./socket-mode.ts";
 import { Store, snapshot } from "./store.ts";
 import type {
   FakeChannelInput,
@@ -40,6 +41,8 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
 export class FakeSlack {
   /** Base URL with a trailing slash, e.g. `http://127.0.0.1:12345/api/`. */
   readonly url: string;
+  /** Socket Mode: apps.connections.open and its WebSocket (see socket-mode.ts for the test API). */
+  readonly socket: FakeSocketMode;
   readonly #server: Server;
   readonly #store: Store;
   readonly #faults = new Faults();
@@ -54,7 +57,12 @@ export class FakeSlack {
     this.#server = server;
     this.#store = store;
     this.url = url;
+    this.socket = new FakeSocketMode(store, () => store.baseUrl.replace(/^http/, "ws"));
+    this.#methods = { ...METHODS, ...this.socket.methods };
+    server.on("upgrade", (req, socket, head) => this.socket.handleUpgrade(req, socket, head));
   }
+
+  readonly #methods: Record<string, MethodSpec>;
 
   static async start(opts: FakeSlackOptions): Promise<FakeSlack> {
     const store = new Store(opts.appId ?? "A0FAKEUPBEAT", opts.now ?? Date.now);
@@ -264,6 +272,7 @@ export class FakeSlack {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.socket.close();
     await new Promise<void>((resolve, reject) => {
       this.#server.close((err) => (err ? reject(err) : resolve()));
       this.#server.closeAllConnections();
@@ -314,7 +323,7 @@ export class FakeSlack {
       return this.#applyFault(req, res, fault);
     }
 
-    const spec = METHODS[method];
+    const spec = this.#methods[method];
     let body: Result;
     const headers: Record<string, string> = {};
     if (!spec) {

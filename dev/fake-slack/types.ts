@@ -162,3 +162,36 @@ export interface FakeView {
   /** Whether it was opened, pushed or published. */
   via: "views.open" | "views.push" | "views.publish";
 }
+
+/** Socket Mode (socket-mode.ts). */
+export type EnvelopeType = "events_api" | "slash_commands" | "interactive";
+export type DisconnectReason = "refresh_requested" | "warning" | "link_disabled";
+
+export interface SocketAck {
+  envelopeId: string;
+  /** What the app acknowledged with (`{}` when it sent none). */
+  payload: Record<string, unknown>;
+  /** Which delivery of the envelope was acknowledged: 0 the first, 1 its first retry … */
+  attempt: number;
+  connectionId: number;
+}
+
+export interface SocketDelivery {
+  envelopeId: string;
+  /** Resolves with the first ack, or with undefined once Slack would give up (no ack to the last attempt). */
+  acked: Promise<SocketAck | undefined>;
+  /** Deliveries so far (1 + retries). */
+  readonly attempts: number;
+}
+
+export interface DeliveryRecord {
+  envelopeId: string;
+  type: EnvelopeType;
+  attempt: number;
+  connectionId: number;
+}
+
+export interface ConnectionEvent {
+  event: "open" | "close";
+  connectionId: number;
+}

@@ -70,7 +70,7 @@ export function slackLogLine(args: readonly unknown[]): string | undefined {
  * Bolt's and the Web API client's logger, written to our pino logger. A line is logged when both the
  * library's level (setLevel) and pino's level allow it, and only in the reduced form of slackLogLine.
  */
-export function slackLogger(log: Logger, component: "bolt" | "slack-web-api"): SlackLogger {
+export function slackLogger(log: Logger, component: "bolt" | "slack-web-api" | "socket-mode"): SlackLogger {
   const child = log.child({ component });
   let level = slackLevelFor(log.level);
   const emit = (at: LogLevel, pinoLevel: "debug" | "info" | "warn" | "error", args: unknown[]) => {

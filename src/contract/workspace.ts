@@ -2,8 +2,15 @@ import { z } from "zod";
 import { isoDate, isoTimestamp, role } from "./common.ts";
 
 export const systemInfo = z.object({ name: z.string(), version: z.string(), status: z.literal("ok") });
-export const health = z.object({ status: z.literal("ok"), db: z.literal("connected") });
-export const healthDown = z.object({ status: z.literal("error"), db: z.literal("unreachable") });
+const socketState = z
+  .enum(["connected", "connecting", "off"])
+  .describe("Socket Mode: off over HTTP; connecting until Slack's WebSocket is open (again)");
+export const health = z.object({ status: z.literal("ok"), db: z.literal("connected"), socket: socketState });
+export const healthDown = z.object({
+  status: z.literal("error"),
+  db: z.enum(["connected", "unreachable"]),
+  socket: socketState,
+});
 
 export const me = z
   .object({ user_id: z.string(), team_id: z.string(), team_name: z.string(), role })

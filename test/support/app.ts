@@ -11,6 +11,7 @@ import {
 } from "../../dev/slack-signing.ts";
 import { buildApp, type Upbeat } from "../../src/app.ts";
 import { upsertInstallation } from "../../src/chat/installations.repo.ts";
+import type { SocketOptions } from "../../src/chat/socket/socket-transport.ts";
 import { type DemoSignIn, loadConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/client.ts";
 import { buildDeps, type Deps } from "../../src/deps.ts";
@@ -19,9 +20,12 @@ import { issueLoginToken } from "../../src/features/session/index.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { encryptSecret } from "../../src/lib/crypto.ts";
 import type { Outbound } from "../../src/lib/outbound.ts";
+import { type ChatDelivery, httpDelivery, socketDelivery } from "./chat-delivery.ts";
 import { freshDatabase } from "./database.ts";
 
 export const APP_URL = "http://localhost:3000";
+/** The app token of test apps in Socket Mode (the fake accepts any xapp- token). */
+export const TEST_APP_TOKEN = "xapp-1-A0UPBEAT-test";
 
 /**
  * The configuration (as environment variables) of a test app on this database and fake Slack; app processes a test
@@ -75,6 +79,8 @@ export interface TestApp {
   ): Promise<LightMyRequestResponse>;
   sendCommand(teamId: string, userId: string, text: string): Promise<LightMyRequestResponse>;
   sendInteraction(payload: Record<string, unknown>): Promise<LightMyRequestResponse>;
+  /** Events, commands and interactions over the app's transport (`transport`): the same test runs on either. */
+  deliver: ChatDelivery;
   close(): Promise<void>;
 }
 
@@ -92,6 +98,10 @@ export interface TestAppOptions {
   outbound?: Partial<Outbound>;
   /** Run as the demo does: `GET /demo/sign-in` signs in as this member. */
   demoSignIn?: DemoSignIn;
+  /** "socket": CHAT_APP_TOKEN is set, the app connects to the fake's socket (awaited), and `deliver` uses it. */
+  transport?: "http" | "socket";
+  /** Reconnect timings and the like of the Socket Mode transport. */
+  socket?: SocketOptions;
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -102,6 +112,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const config = loadConfig(
     {
       ...testEnv(database.url.startsWith("pglite") ? "pglite://memory" : database.url, fake.url),
+      ...(opts.transport === "socket" ? { CHAT_APP_TOKEN: TEST_APP_TOKEN } : {}),
       ...opts.env,
     },
     opts.demoSignIn ? { demoSignIn: opts.demoSignIn } : {},
@@ -115,9 +126,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     queue: { workers: opts.workers ?? false, retryDelaySeconds: 0 },
     ...(opts.outbound ? { outbound: opts.outbound } : {}),
   });
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, opts.socket ? { socket: opts.socket } : {});
   await app.start();
   await app.server.ready();
+  if (opts.transport === "socket") await app.socket?.whenConnected();
 
   let signIns = 0;
   const t: TestApp = {
@@ -204,6 +216,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       });
       return app.server.inject({ method: "POST", url: "/chat/interactions", headers: s.headers, payload: s.payload });
     },
+    deliver:
+      opts.transport === "socket"
+        ? socketDelivery(fake)
+        : httpDelivery({
+            sendEvent: (teamId, event, o) => t.sendEvent(teamId, event, o),
+            sendCommand: (teamId, userId, text) => t.sendCommand(teamId, userId, text),
+            sendInteraction: (payload) => t.sendInteraction(payload),
+          }),
     async close() {
       await app.stop();
       if (ownFake) await fake.close();

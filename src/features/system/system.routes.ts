@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SocketTransport } from "../../chat/socket/socket-transport.ts";
 import { health, healthDown, systemInfo } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { prefersHtml } from "../../http/accepts.ts";
@@ -13,7 +14,13 @@ const FAVICON_SVG =
   "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='8' fill='#4f46e5'/>" +
   "<path d='M7 19l5-6 5 4 8-9' stroke='white' stroke-width='3' fill='none' stroke-linecap='round' stroke-linejoin='round'/></svg>";
 
-export function systemRoutes(app: App, deps: Deps): void {
+/** The system routes; `socket` is the Socket Mode transport when there is one (its state is part of health). */
+export const systemRoutes =
+  (socket: Pick<SocketTransport, "state" | "down"> | undefined) =>
+  (app: App, deps: Deps): void =>
+    routes(app, deps, socket);
+
+function routes(app: App, deps: Deps, socket: Pick<SocketTransport, "state" | "down"> | undefined): void {
   app.get(
     "/",
     {
@@ -72,18 +79,28 @@ export function systemRoutes(app: App, deps: Deps): void {
     "/healthz",
     {
       schema: {
-        summary: "Health, including the database",
-        response: { 200: health, 503: healthDown.describe("The database is unreachable") },
+        summary: "Health, including the database and Slack's socket",
+        response: {
+          200: health,
+          503: healthDown.describe(
+            "The database is unreachable, or Socket Mode is configured and has not been connected for more than 30 s",
+          ),
+        },
       },
     },
     async (req, reply) => {
+      const socketState = socket?.state ?? ("off" as const);
       try {
         await deps.database.ping(DB_TIMEOUT_MS);
-        return { status: "ok" as const, db: "connected" as const };
       } catch (err) {
         req.log.warn({ err: err instanceof Error ? err.message : String(err) }, "health check: database unreachable");
-        return reply.status(503).send({ status: "error", db: "unreachable" });
+        return reply.status(503).send({ status: "error", db: "unreachable", socket: socketState });
       }
+      if (socket?.down) {
+        req.log.warn("health check: Socket Mode not connected for more than 30 s");
+        return reply.status(503).send({ status: "error", db: "connected", socket: socketState });
+      }
+      return { status: "ok" as const, db: "connected" as const, socket: socketState };
     },
   );
 }

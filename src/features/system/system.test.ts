@@ -18,7 +18,7 @@ describe("system endpoints and HTTP basics", async () => {
   it("GET /healthz reports the database connected", async () => {
     const res = await t.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: "ok", db: "connected" });
+    expect(res.json()).toEqual({ status: "ok", db: "connected", socket: "off" });
   });
 
   it("malformed JSON is a 400 with a JSON error", async () => {

@@ -1,0 +1,170 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { startFakeSlack } from "../../../dev/fake-slack/index.ts";
+import { eventEnvelope } from "../../../dev/slack-signing.ts";
+import { createTestApp, TEST_APP_TOKEN, type TestAppOptions } from "../../../test/support/app.ts";
+
+async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
+  for (let waited = 0; !predicate(); waited += 10) {
+    if (waited > timeoutMs) throw new Error("condition not met in time");
+    await sleep(10);
+  }
+}
+
+/** A test app in Socket Mode that does not wait for its socket, with what it logs. */
+async function socketApp(opts: TestAppOptions & { appToken?: string } = {}) {
+  const fake = opts.fake ?? (await startFakeSlack());
+  const lines: { level: number; msg: string }[] = [];
+  const log = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const t = await createTestApp({ ...opts, fake, log, env: { CHAT_APP_TOKEN: opts.appToken ?? TEST_APP_TOKEN } });
+  const health = async () => {
+    const res = await t.inject({ method: "GET", url: "/healthz" });
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+  };
+  const close = async () => {
+    await t.close();
+    await fake.close();
+  };
+  return { t, fake, lines, health, close };
+}
+
+describe("/healthz in Socket Mode", () => {
+  it("says connecting, then 503 after 30 s without a socket (by the clock), then connected", async () => {
+    const fake = await startFakeSlack();
+    fake.socket.refuseConnections(60_000);
+    const { t, health, close } = await socketApp({ fake, socket: { reconnectBaseMs: 20, reconnectCapMs: 100 } });
+    try {
+      expect(await health()).toEqual({ status: 200, body: { status: "ok", db: "connected", socket: "connecting" } });
+      t.clock.advance(30_000);
+      expect((await health()).status).toBe(200);
+      t.clock.advance(1_000);
+      expect(await health()).toEqual({
+        status: 503,
+        body: { status: "error", db: "connected", socket: "connecting" },
+      });
+
+      fake.socket.refuseConnections(0);
+      await t.app.socket?.whenConnected();
+      expect(await health()).toEqual({ status: 200, body: { status: "ok", db: "connected", socket: "connected" } });
+
+      // Lost again: connecting at once, unhealthy only 30 s later.
+      fake.socket.refuseConnections(60_000);
+      fake.socket.drop();
+      await until(() => t.app.socket?.state === "connecting");
+      expect((await health()).body).toMatchObject({ socket: "connecting" });
+      expect((await health()).status).toBe(200);
+      t.clock.advance(31_000);
+      expect((await health()).status).toBe(503);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("reconnecting", () => {
+  it("waits longer after each refused attempt (exponential backoff), not in a tight loop", async () => {
+    const fake = await startFakeSlack();
+    const { t, close } = await socketApp({
+      fake,
+      socket: { reconnectBaseMs: 20, reconnectCapMs: 10_000, random: () => 0 },
+    });
+    try {
+      await t.app.socket?.whenConnected();
+      fake.reset();
+      fake.socket.refuseConnections(1_000);
+      fake.socket.drop();
+      await sleep(1_100);
+      await t.app.socket?.whenConnected();
+      const at = fake.callsTo("apps.connections.open").map((c) => c.at);
+      // With no jitter drawn: 10, 20, 40, 80, 160, 320, 640 ms … about 8 attempts in a second, not hundreds.
+      expect(at.length).toBeGreaterThanOrEqual(5);
+      expect(at.length).toBeLessThanOrEqual(9);
+      const gaps = at.slice(1).map((x, i) => x - (at[i] as number));
+      expect(gaps.at(-1)).toBeGreaterThan((gaps[0] as number) * 4);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("refusals are logged once, naming CHAT_APP_TOKEN", () => {
+  it("a refused app token: one error, and attempts only every refusedRetryMs", async () => {
+    const fake = await startFakeSlack();
+    fake.socket.refuseAppToken("xapp-1-revoked");
+    const { t, lines, health, close } = await socketApp({
+      fake,
+      appToken: "xapp-1-revoked",
+      socket: { reconnectBaseMs: 5, refusedRetryMs: 150 },
+    });
+    try {
+      await sleep(700);
+      const attempts = fake.callsTo("apps.connections.open");
+      expect(attempts.every((c) => c.error === "invalid_auth")).toBe(true);
+      expect(attempts.length).toBeGreaterThanOrEqual(2);
+      expect(attempts.length).toBeLessThanOrEqual(6);
+      const errors = lines.filter((l) => l.level >= 50);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.msg).toMatch(/CHAT_APP_TOKEN \(invalid_auth\)/);
+      expect(JSON.stringify(lines)).not.toContain("xapp-1-revoked");
+      expect((await health()).body).toMatchObject({ socket: "connecting" });
+      t.clock.advance(31_000);
+      expect((await health()).status).toBe(503);
+    } finally {
+      await close();
+    }
+  });
+
+  it("disconnect with link_disabled: one error, no reconnect until refusedRetryMs", async () => {
+    const fake = await startFakeSlack();
+    const { t, lines, close } = await socketApp({ fake, socket: { refusedRetryMs: 400 } });
+    try {
+      await t.app.socket?.whenConnected();
+      fake.reset();
+      fake.socket.disconnect("link_disabled", { graceMs: 1_000 });
+      await until(() => t.app.socket?.state === "connecting");
+      await sleep(200);
+      expect(fake.callsTo("apps.connections.open")).toHaveLength(0);
+      const errors = lines.filter((l) => l.level >= 50);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.msg).toMatch(/link_disabled.*CHAT_APP_TOKEN/);
+      await t.app.socket?.whenConnected();
+      expect(fake.callsTo("apps.connections.open")).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("stopping", () => {
+  it("a delivery being recorded when the app stops is acknowledged before the socket closes", async () => {
+    const fake = await startFakeSlack();
+    const { t, close } = await socketApp({ fake });
+    let closed = false;
+    try {
+      await t.app.socket?.whenConnected();
+      // Recording takes a second, so the stop below finds the delivery in flight.
+      await t.database.query(
+        `create function slow_intake() returns trigger language plpgsql as $$
+        begin perform pg_sleep(1); return new; end $$`,
+        [],
+      );
+      await t.database.query(
+        "create trigger slow_intake before insert on chat_events for each row execute function slow_intake()",
+        [],
+      );
+      const delivery = fake.socket.deliver("events_api", eventEnvelope("T9", { type: "app_mention" }));
+      await until(() => delivery.attempts === 1);
+      await sleep(300); // the app has it and is recording it
+      const stopping = t.app.stop();
+      expect(await delivery.acked).toMatchObject({ attempt: 0 });
+      await stopping;
+      closed = true;
+      expect(fake.socket.openConnections).toBe(0);
+      await until(() => fake.socket.history.at(-1)?.event === "close");
+    } finally {
+      if (!closed) await close();
+      else await fake.close();
+    }
+  });
+});
