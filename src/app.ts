@@ -7,6 +7,7 @@ import { startIntakeSweeper } from "./chat/intake/sweeper.ts";
 import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import type { Deps } from "./deps.ts";
+import { startSnapshotScheduler } from "./features/backup/index.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
 import { dataRemovalRoutes } from "./features/data-removal/index.ts";
@@ -144,6 +145,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
   let stopMaintenance: StopTicker | undefined;
   let stopTokenCheck: StopTicker | undefined;
   let stopIntakeSweeper: StopTicker | undefined;
+  let stopSnapshots: StopTicker | undefined;
   return {
     deps,
     server,
@@ -160,6 +162,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
         stopMaintenance = startMaintenanceScheduler(deps);
         stopTokenCheck = startTokenCheckScheduler(deps);
         stopIntakeSweeper = startIntakeSweeper(deps, intake);
+        stopSnapshots = startSnapshotScheduler(deps);
       }
     },
     settle: () => intake.settle(),
@@ -180,6 +183,7 @@ export async function buildApp(deps: Deps): Promise<Upbeat> {
             stopMaintenance,
             stopTokenCheck,
             stopIntakeSweeper,
+            stopSnapshots,
           ].map((stop) => stop?.()),
         );
         // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to
