@@ -38,12 +38,15 @@ export function listSnapshots(dir: string): Snapshot[] {
     .sort((a, b) => b.day.localeCompare(a.day));
 }
 
-/** Files a snapshot left half-written when its process stopped (older than an hour: none is being written now). */
-function removeAbandoned(dir: string, now: Date): void {
+/**
+ * Files a snapshot left half-written when its process stopped (older than an hour: none is being written now). Their
+ * age is the file system's, on its own clock, not business time.
+ */
+function removeAbandoned(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(".") || !name.endsWith(".partial")) continue;
     const file = join(dir, name);
-    if (now.getTime() - statSync(file).mtimeMs > 3600_000) rmSync(file, { force: true });
+    if (Date.now() - statSync(file).mtimeMs > 3600_000) rmSync(file, { force: true });
   }
 }
 
@@ -66,7 +69,7 @@ export async function snapshotTick(
   const file = join(dir, `upbeat-${day}.tar.gz`);
   const started = Date.now();
   await backupPglite(deps.database, file, deps.clock);
-  removeAbandoned(dir, now);
+  removeAbandoned(dir);
   const removed = listSnapshots(dir)
     .slice(keep)
     .map((s) => {
