@@ -97,6 +97,49 @@ describe("daily snapshots of the embedded database", () => {
     }
   }, 120_000);
 
+  it("a snapshot taken while transactions write holds each of them whole or not at all", async () => {
+    const database = await servedDatabase("busy");
+    const dataDir = join(root, "busy-data");
+    const clock = new ManualClock("2026-03-10T03:00:00Z");
+    try {
+      await database.query("create table pairs_a (n int primary key)", []);
+      await database.query("create table pairs_b (n int primary key)", []);
+      let written = 0;
+      const writing = (async () => {
+        for (let n = 0; n < 150; n++) {
+          await database.pglite!.transaction(async (tx) => {
+            await tx.query("insert into pairs_a values ($1)", [n]);
+            await tx.query("insert into pairs_b values ($1)", [n]);
+          });
+          written = n + 1;
+        }
+      })();
+      while (written < 20) await new Promise((r) => setTimeout(r, 5));
+      const taken = await snapshotTick({ config: configFor(database.url, dataDir, "7"), database, clock, log });
+      await writing;
+      expect(taken).toMatchObject({ taken: { day: "2026-03-10" } });
+    } finally {
+      await database.close();
+    }
+    const target = `pglite://${join(root, "busy-restored")}`;
+    await restoreCommand(
+      [join(dataDir, "backups", "upbeat-2026-03-10.tar.gz")],
+      configFor(target, dataDir, "7"),
+      clock,
+    );
+    const restored = await openDatabase(target);
+    try {
+      const [counts] = await restored.query<{ a: number; b: number }>(
+        "select (select count(*)::int from pairs_a) as a, (select count(*)::int from pairs_b) as b",
+        [],
+      );
+      expect(counts!.a).toBeGreaterThanOrEqual(20);
+      expect(counts!.b).toBe(counts!.a);
+    } finally {
+      await restored.close();
+    }
+  }, 60_000);
+
   it("a half-written snapshot is neither today's nor one of those kept, and is cleared once abandoned", async () => {
     const database = await servedDatabase("partial");
     const dataDir = join(root, "partial-data");
