@@ -8,6 +8,7 @@ import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import { type SocketOptions, SocketTransport } from "./chat/socket/socket-transport.ts";
 import type { Deps } from "./deps.ts";
+import { startSnapshotScheduler } from "./features/backup/index.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
 import { dataRemovalRoutes } from "./features/data-removal/index.ts";
@@ -149,6 +150,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
   let stopMaintenance: StopTicker | undefined;
   let stopTokenCheck: StopTicker | undefined;
   let stopIntakeSweeper: StopTicker | undefined;
+  let stopSnapshots: StopTicker | undefined;
   return {
     deps,
     server,
@@ -169,6 +171,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
         stopMaintenance = startMaintenanceScheduler(deps);
         stopTokenCheck = startTokenCheckScheduler(deps);
         stopIntakeSweeper = startIntakeSweeper(deps, intake);
+        stopSnapshots = startSnapshotScheduler(deps);
       }
     },
     settle: () => intake.settle(),
@@ -189,6 +192,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
             stopMaintenance,
             stopTokenCheck,
             stopIntakeSweeper,
+            stopSnapshots,
           ].map((stop) => stop?.()),
         );
         // Fastify stops listening (new connections are refused), closes idle keep-alive connections, answers 503 to

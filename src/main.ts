@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   }
   // The database opens while the rest of the app loads: on the embedded database that is a second or more of
   // WebAssembly compiling and files loading, which need not wait for ~1 s of module imports (and vice versa).
-  const opening = openDatabase(config.databaseUrl);
+  const opening = openDatabase(config.databaseUrl, { holder: "server" });
   opening.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection first
   const [{ buildApp }, { buildDeps, createLogger }] = await Promise.all([import("./app.ts"), import("./deps.ts")]);
   const log = createLogger(config);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, sql } from "drizzle-orm";
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { pgliteTemplate } from "../lib/build-paths.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -60,6 +61,8 @@ export interface OpenOptions {
    * 65,535); statements of constant text stay far below this, so a test whose data is only modestly big catches one.
    */
   maxBindParameters?: number;
+  /** Who holds an embedded data directory, as `npm run backup` names the holder it refuses; default: the script. */
+  holder?: string;
 }
 
 /**
@@ -83,7 +86,7 @@ export class TooManyBindParameters extends Error {
 }
 
 /** The installed PGlite's version (its package.json is not exported: found beside its entry point). */
-const PGLITE_VERSION = (() => {
+export const PGLITE_VERSION = (() => {
   let dir = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
   while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
   return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
@@ -104,8 +107,16 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
     const where = url.slice("pglite://".length);
     const memory = where === "memory" || where === "";
     if (!memory) mkdirSync(where, { recursive: true });
-    const loadDataDir = opts.loadDataDir ?? (memory ? undefined : templateFor(where, opts.initdbTemplate));
-    const pglite = await PGlite.create(memory ? undefined : where, { ...(loadDataDir ? { loadDataDir } : {}) });
+    // Taken before PGlite touches the directory, so a second process is refused before it can do harm.
+    const lock = memory ? undefined : lockDataDir(where, opts.holder ?? basename(process.argv[1] ?? "upbeat"));
+    let pglite: PGlite;
+    try {
+      const loadDataDir = opts.loadDataDir ?? (memory ? undefined : templateFor(where, opts.initdbTemplate));
+      pglite = await PGlite.create(memory ? undefined : where, { ...(loadDataDir ? { loadDataDir } : {}) });
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
     const guard = opts.maxBindParameters ? bindParameterGuard(opts.maxBindParameters) : undefined;
     const db = drizzlePglite(pglite, { schema, ...(guard ? { logger: guard } : {}) }) as unknown as Db;
     let closed = false;
@@ -125,7 +136,11 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
       async close() {
         if (closed) return;
         closed = true;
-        if (!pglite.closed) await pglite.close();
+        try {
+          if (!pglite.closed) await pglite.close();
+        } finally {
+          lock?.release();
+        }
       },
     };
   }
