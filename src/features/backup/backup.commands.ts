@@ -48,13 +48,13 @@ function pgliteDir(url: string): string | undefined {
   return resolve(where);
 }
 
-function inUse(err: DataDirInUse, config: Config, action: "backup" | "restore"): CommandFailed {
-  const latest = listSnapshots(snapshotDir(config.dataDir))[0];
+function inUse(err: DataDirInUse, dir: string, action: "backup" | "restore"): CommandFailed {
+  const latest = listSnapshots(snapshotDir(dir))[0];
   const snapshot =
     action === "backup"
       ? latest
         ? `, or use the server's latest daily snapshot, ${latest.file} (of ${latest.day})`
-        : `, or use the server's daily snapshots in ${snapshotDir(config.dataDir)} (none taken yet)`
+        : `, or use the server's daily snapshots in ${snapshotDir(dir)} (none taken yet)`
       : "";
   return new CommandFailed(
     `${err.message}. The embedded database allows one process at a time: stop the server, then run npm run ${action} again${snapshot}.`,
@@ -71,12 +71,12 @@ export async function backupCommand(argv: string[], config: Config, clock: Clock
   if (dir) {
     if (!existsSync(join(dir, "PG_VERSION"))) throw new CommandFailed(`there is no embedded database in ${dir}`);
     const holder = dataDirHolder(dir);
-    if (holder) throw inUse(new DataDirInUse(dir, holder), config, "backup");
+    if (holder) throw inUse(new DataDirInUse(dir, holder), dir, "backup");
     let database: Awaited<ReturnType<typeof openDatabase>>;
     try {
       database = await openDatabase(config.databaseUrl, { holder: "backup" });
     } catch (err) {
-      if (err instanceof DataDirInUse) throw inUse(err, config, "backup");
+      if (err instanceof DataDirInUse) throw inUse(err, dir, "backup");
       throw err;
     }
     try {
@@ -142,7 +142,7 @@ export async function restoreCommand(argv: string[], config: Config, clock: Cloc
       const kept = previous ? `; the data it replaced is kept in ${previous} (delete it when no longer needed)` : "";
       return `restored ${file} into ${dir} (${level})${kept}\n`;
     } catch (err) {
-      if (err instanceof DataDirInUse) throw inUse(err, config, "restore");
+      if (err instanceof DataDirInUse) throw inUse(err, dir, "restore");
       throw err;
     }
   }

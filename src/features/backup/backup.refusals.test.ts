@@ -102,7 +102,8 @@ describe(`npm run restore refuses what it cannot restore (${onPostgres ? "Postgr
 });
 
 describe("the embedded database while a server holds it (whatever database the suite runs on)", () => {
-  const dir = join(root, "served");
+  // Inside the data folder, as the server's default (./data/pglite): the snapshots are beside it (./data/backups).
+  const dir = join(dataDir, "pglite");
   const url = `pglite://${dir}`;
 
   it("backup and restore refuse, naming the holder, what to do and the latest daily snapshot", async () => {

@@ -31,7 +31,8 @@ function configFor(url: string, dataDir: string, backupKeep: string): Config {
 
 /** The embedded database in a directory, as the server runs it (snapshots are of the embedded database only). */
 async function servedDatabase(name: string) {
-  return openDatabase(`pglite://${join(root, name)}`, {
+  // `<name>-data/pglite`, as the server's default `./data/pglite`: its snapshots go to `<name>-data/backups`.
+  return openDatabase(`pglite://${join(root, `${name}-data`, "pglite")}`, {
     holder: "server",
     loadDataDir: new Blob([readFileSync(inject("pgliteSnapshot"))]),
   });

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Deps } from "../../deps.ts";
 import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
 import { backupPglite } from "./pglite-backup.ts";
@@ -19,8 +19,12 @@ export const SNAPSHOT_TICK_MS = 3600_000;
 /** The first check waits this long after start, so starting (and its benchmarks) never waits on a snapshot. */
 const FIRST_CHECK_DELAY_MS = 300_000;
 
-export function snapshotDir(dataDir: string): string {
-  return resolve(dataDir, "backups");
+/**
+ * Beside the embedded database's own directory (`./data/pglite` → `./data/backups`), so a volume that holds the
+ * database (a container's /data) holds its snapshots too, wherever DATABASE_URL puts it.
+ */
+export function snapshotDir(pgliteDir: string): string {
+  return resolve(dirname(resolve(pgliteDir)), "backups");
 }
 
 export interface Snapshot {
@@ -64,7 +68,7 @@ export async function snapshotTick(
   const now = deps.clock.now();
   if (now.getUTCHours() < SNAPSHOT_UTC_HOUR) return { skipped: "not due" };
   const day = now.toISOString().slice(0, 10);
-  const dir = snapshotDir(deps.config.dataDir);
+  const dir = snapshotDir(deps.database.pglite.dataDir);
   if (listSnapshots(dir).some((s) => s.day === day)) return { skipped: "taken already" };
   const file = join(dir, `upbeat-${day}.tar.gz`);
   const started = Date.now();
