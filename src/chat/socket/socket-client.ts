@@ -20,7 +20,14 @@ export class UpbeatSocketClient extends SocketModeClient {
         }
       }
     }
-    return super.onWebSocketMessage(data, isBinary);
+    // The client reads fields of an envelope without checking them (an events_api envelope without `event` throws):
+    // such a message is reported and left unacknowledged (Slack redelivers an event), never an unhandled rejection
+    // that would end the process.
+    try {
+      await super.onWebSocketMessage(data, isBinary);
+    } catch (err) {
+      this.emit("unreadable_message", err instanceof Error ? err.name : "error");
+    }
   }
 }
 

@@ -87,3 +87,34 @@ describe("Socket Mode transport against Slack's behaviour", async () => {
     expect(publishes()).toBe(1);
   });
 });
+
+describe("Socket Mode transport: a message Slack's client cannot read", async () => {
+  const t = await useTestApp({ transport: "socket" });
+  await t.installTeam(TEAM);
+  await t.addMember(TEAM, USER);
+
+  it("is left unacknowledged and the process carries on (no unhandled rejection)", async () => {
+    await t.app.socket?.whenConnected();
+    const rejections: unknown[] = [];
+    const onRejection = (err: unknown) => rejections.push(err);
+    process.on("unhandledRejection", onRejection);
+    try {
+      t.fake.socket.configure({ ackTimeoutMs: 200, maxRetries: 0 });
+      // An events_api envelope without `event`: Slack's client reads payload.event.type and throws.
+      const broken = t.fake.socket.deliver("events_api", { type: "event_callback", team_id: TEAM });
+      // Slack gives up on it (undefined) because it was never acknowledged.
+      expect(await broken.acked).toBeUndefined();
+      expect(rejections).toEqual([]);
+      // The same socket still serves the next envelope.
+      const ack = await t.fake.socket.sendEvent(TEAM, {
+        type: "app_home_opened",
+        user: USER,
+        channel: "D0X",
+        tab: "home",
+      });
+      expect(ack).toBeDefined();
+    } finally {
+      process.off("unhandledRejection", onRejection);
+    }
+  });
+});

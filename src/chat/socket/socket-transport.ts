@@ -124,6 +124,9 @@ export class SocketTransport {
       this.#onEnvelope(link, envelope),
     );
     link.client.on("disconnect_requested", (reason: DisconnectReason) => this.#onDisconnectRequested(link, reason));
+    link.client.on("unreadable_message", (kind: string) =>
+      this.#log.warn({ kind }, "Socket Mode: a message from Slack could not be read; left unacknowledged"),
+    );
     link.client.on("disconnected", () => this.#onClosed(link));
     try {
       const hello = link.client.start();
