@@ -4,7 +4,23 @@ import { openDatabase } from "./db/client.ts";
 /** SIGTERM or SIGINT: drained and exited 0 within this long, or exited 1 at it. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
+/** Set once the app serves: until then a signal ends the process at once (there is nothing to drain yet). */
+let shutdown: ((signal: string) => void) | undefined;
+
+function onSignal(signal: string): void {
+  if (shutdown) {
+    shutdown(signal);
+    return;
+  }
+  // Node as a container's PID 1 ignores a signal nobody handles: without this, a stop while starting (a first
+  // start waiting on Slack, say) would wait for the orchestrator's kill.
+  process.stderr.write(`${signal} while starting: exiting\n`);
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -34,7 +50,7 @@ async function main(): Promise<void> {
   log.info({ url: config.appUrl, address, db: deps.database.kind }, "Upbeat is running");
 
   let stopping = false;
-  const shutdown = (signal: string) => {
+  shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
@@ -55,8 +71,6 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
 }
 
 main().catch((err: unknown) => {

@@ -17,7 +17,11 @@ const TEAM = "T0PROC";
 const TOKEN = "xoxb-proc-token";
 
 /** src/main.ts as production starts it; resolves with its exit code and what it wrote to stderr. */
-function runMain(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function runMain(
+  env: Record<string, string>,
+  opts: { signalAfterMs?: number } = {},
+): Promise<{ code: number | null; stderr: string; ms: number }> {
+  const started = Date.now();
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
@@ -28,10 +32,12 @@ function runMain(env: Record<string, string>): Promise<{ code: number | null; st
     stderr += String(chunk);
   });
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const signal = opts.signalAfterMs ? setTimeout(() => child.kill("SIGTERM"), opts.signalAfterMs) : undefined;
   return new Promise((resolve) =>
     child.once("exit", (code) => {
       clearTimeout(timer);
-      resolve({ code, stderr });
+      clearTimeout(signal);
+      resolve({ code, stderr, ms: Date.now() - started });
     }),
   );
 }
@@ -90,5 +96,17 @@ describe("src/main.ts with CHAT_BOT_TOKEN", async () => {
     expect(res.stderr).toMatch(/^config error: CHAT_BOT_TOKEN was refused by Slack \(invalid_auth\): /m);
     expect(res.stderr).not.toContain("xoxb-proc-wrong");
     expect(res.stderr).not.toContain("fatal");
+  });
+
+  it("SIGTERM while the first start waits for Slack ends the process at once (exit 0), not at an orchestrator's kill", async () => {
+    // Nothing listens on port 9: auth.test fails, and a token never installed has nothing to start on, so the first
+    // start keeps retrying for about two minutes.
+    const res = await runMain(
+      { ...env, CHAT_API_URL: "http://127.0.0.1:9/api/", CHAT_BOT_TOKEN: "xoxb-proc-never-installed" },
+      { signalAfterMs: 6_000 },
+    );
+    expect(res.stderr).toContain("SIGTERM while starting: exiting");
+    expect(res.code).toBe(0);
+    expect(res.ms).toBeLessThan(15_000);
   });
 });
