@@ -13,9 +13,40 @@ import {
   YESTERDAY,
 } from "./people.ts";
 
+/** How the simulated Slack hands the members' clicks and messages to the service. */
+export interface DemoDelivery {
+  interaction(payload: Record<string, unknown>): Promise<void>;
+  /** An Events API envelope (`event_callback`). */
+  event(envelope: Record<string, unknown>): Promise<void>;
+}
+
+/** Signed HTTP requests to the service's real /chat endpoints, as Slack posts them. */
+export function signedHttp(appUrl: string, signingSecret: string): DemoDelivery {
+  const post = async (path: string, body: string, contentType: string) => {
+    const { headers } = sign(body, { nowMs: Date.now(), secret: signingSecret, contentType });
+    const res = await fetch(`${appUrl}${path}`, { method: "POST", headers, body });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+  };
+  return {
+    interaction: (payload) => post("/chat/interactions", interactionForm(payload), "application/x-www-form-urlencoded"),
+    event: (envelope) => post("/chat/events", JSON.stringify(envelope), "application/json"),
+  };
+}
+
+/** Envelopes over the fake's Socket Mode connection (`npm run demo -- --socket-mode`), acknowledged by the service. */
+export function overSocket(fake: FakeSlack): DemoDelivery {
+  const acked = async (ack: Promise<unknown>, what: string) => {
+    if ((await ack) === undefined) throw new Error(`${what} envelope was never acknowledged`);
+  };
+  return {
+    interaction: (payload) => acked(fake.socket.sendInteraction(payload), "an interactive"),
+    event: (envelope) => acked(fake.socket.deliver("events_api", envelope).acked, "an events_api"),
+  };
+}
+
 /**
  * Simulated members: they notice their standup DM, wait a little, and answer through the service's
- * real interaction and event endpoints with signed requests, as Slack would deliver them.
+ * real intake (signed HTTP requests or Socket Mode envelopes), as Slack would deliver them.
  */
 export class MemberSimulator {
   readonly #handled = new Set<string>();
@@ -25,8 +56,7 @@ export class MemberSimulator {
 
   constructor(
     private readonly fake: FakeSlack,
-    private readonly appUrl: string,
-    private readonly signingSecret: string,
+    private readonly deliver: DemoDelivery,
   ) {}
 
   start(): void {
@@ -66,12 +96,6 @@ export class MemberSimulator {
     return [pick(this.#r, YESTERDAY), pick(this.#r, TODAY), blockers];
   }
 
-  async #post(path: string, body: string, contentType: string): Promise<void> {
-    const { headers } = sign(body, { nowMs: Date.now(), secret: this.signingSecret, contentType });
-    const res = await fetch(`${this.appUrl}${path}`, { method: "POST", headers, body });
-    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
-  }
-
   async #viaModal(userId: string, runId: number, dm: string): Promise<void> {
     const base = {
       team: { id: DEMO_TEAM.id, domain: DEMO_TEAM.domain },
@@ -79,54 +103,44 @@ export class MemberSimulator {
       api_app_id: "A0FAKEUPBEAT",
       token: "demo",
     };
-    await this.#post(
-      "/chat/interactions",
-      interactionForm({
-        ...base,
-        type: "block_actions",
-        trigger_id: `demo.${runId}.${userId}`,
-        channel: { id: dm },
-        actions: [{ type: "button", action_id: "standup_answer", block_id: "a", value: String(runId), action_ts: "1" }],
-      }),
-      "application/x-www-form-urlencoded",
-    );
+    await this.deliver.interaction({
+      ...base,
+      type: "block_actions",
+      trigger_id: `demo.${runId}.${userId}`,
+      channel: { id: dm },
+      actions: [{ type: "button", action_id: "standup_answer", block_id: "a", value: String(runId), action_ts: "1" }],
+    });
     const answers = this.#answers();
     const mood = pickWeighted(this.#r, MOOD_WEIGHTS);
-    await this.#post(
-      "/chat/interactions",
-      interactionForm({
-        ...base,
-        type: "view_submission",
-        trigger_id: `demo.sub.${runId}.${userId}`,
-        view: {
-          id: `V${runId}${userId}`,
-          type: "modal",
-          callback_id: "standup_modal",
-          private_metadata: JSON.stringify({ runId }),
-          state: {
-            values: {
-              ...Object.fromEntries(
-                answers.map((a, i) => [`q${i}`, { answer: { type: "plain_text_input", value: a } }]),
-              ),
+    await this.deliver.interaction({
+      ...base,
+      type: "view_submission",
+      trigger_id: `demo.sub.${runId}.${userId}`,
+      view: {
+        id: `V${runId}${userId}`,
+        type: "modal",
+        callback_id: "standup_modal",
+        private_metadata: JSON.stringify({ runId }),
+        state: {
+          values: {
+            ...Object.fromEntries(answers.map((a, i) => [`q${i}`, { answer: { type: "plain_text_input", value: a } }])),
+            mood: {
               mood: {
-                mood: {
-                  type: "static_select",
-                  selected_option: { value: mood, text: { type: "plain_text", text: mood } },
-                },
+                type: "static_select",
+                selected_option: { value: mood, text: { type: "plain_text", text: mood } },
               },
             },
           },
         },
-      }),
-      "application/x-www-form-urlencoded",
-    );
+      },
+    });
   }
 
   async #viaConversation(userId: string, dm: string): Promise<void> {
     let n = 0;
     for (const text of this.#answers()) {
       n += 1;
-      const body = JSON.stringify({
+      await this.deliver.event({
         type: "event_callback",
         team_id: DEMO_TEAM.id,
         api_app_id: "A0FAKEUPBEAT",
@@ -134,7 +148,6 @@ export class MemberSimulator {
         event_time: Math.floor(Date.now() / 1000),
         event: { type: "message", channel_type: "im", channel: dm, user: userId, text, ts: `${Date.now() / 1000}` },
       });
-      await this.#post("/chat/events", body, "application/json");
       await new Promise((resolve) => setTimeout(resolve, 1_500));
     }
   }

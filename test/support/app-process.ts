@@ -30,16 +30,18 @@ export interface AppProcess {
 
 /**
  * Starts src/main.ts under tsx, or with `entry` a compiled main.js (`npm run build`'s dist/main.js) with plain Node.
+ * `cwd`: where it runs (its ./data lives there); `preload`: modules Node imports first (test/support/clock-shift.ts).
  */
 export function startAppProcess(
   name: string,
   env: Record<string, string>,
   timeoutMs = 45_000,
-  opts: { entry?: string } = {},
+  opts: { entry?: string; cwd?: string; preload?: string[] } = {},
 ): Promise<AppProcess> {
-  const args = opts.entry ? [opts.entry] : ["--import", TSX, MAIN];
+  const preload = (opts.preload ?? []).flatMap((m) => ["--import", m]);
+  const args = opts.entry ? [...preload, opts.entry] : ["--import", TSX, ...preload, MAIN];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: opts.cwd ?? ROOT,
     // Only what the app reads, plus PATH: nothing of the test runner's environment leaks in.
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],

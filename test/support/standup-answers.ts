@@ -13,7 +13,18 @@ export function submitStandup(
   answers: string[],
   mood: string | null = null,
 ): Promise<LightMyRequestResponse> {
-  return t.sendInteraction({
+  return t.sendInteraction(standupSubmission(teamId, userId, runId, answers, mood));
+}
+
+/** The modal's view_submission payload, for either transport (`t.deliver.interaction`). */
+export function standupSubmission(
+  teamId: string,
+  userId: string,
+  runId: number,
+  answers: string[],
+  mood: string | null = null,
+): Record<string, unknown> {
+  return {
     type: "view_submission",
     team: { id: teamId, domain: teamId.toLowerCase() },
     user: { id: userId, team_id: teamId },
@@ -38,5 +49,5 @@ export function submitStandup(
         },
       },
     },
-  });
+  };
 }

@@ -19,13 +19,21 @@ export interface TwoInstances {
 export async function startTwoInstances(opts: {
   clock: ManualClock;
   env?: Record<string, string>;
+  /** "socket": each instance opens its own socket to the fake (both open on return), as two processes would. */
+  transport?: "http" | "socket";
 }): Promise<TwoInstances> {
   const fake = await startFakeSlack();
   const db1 = await freshDatabase();
   const db2 = await secondConnection(db1);
-  const common = { fake, clock: opts.clock, ...(opts.env ? { env: opts.env } : {}) };
+  const common = {
+    fake,
+    clock: opts.clock,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.transport ? { transport: opts.transport } : {}),
+  };
   const a = await createTestApp({ database: db1, ...common });
   const b = await createTestApp({ database: db2, ...common });
+  if (opts.transport === "socket") await fake.socket.waitForConnections(2);
   return {
     a,
     b,

@@ -19,8 +19,9 @@ interface Workspace {
   feedToken: string;
 }
 
-describe("uninstall and reinstall", async () => {
-  const t = await useTestApp();
+/** Over either transport: Slack sends app_uninstalled and tokens_revoked as Events API deliveries on both. */
+describe.each(["http", "socket"] as const)("uninstall and reinstall (events over %s)", async (transport) => {
+  const t = await useTestApp({ transport });
   let seq = 0;
   // Each request from its own address: the per-address limits of /install, OAuth, sign-in and the feed stay out of it.
   const ip = () => `10.77.${++seq >> 8}.${seq & 255}`;
@@ -107,7 +108,7 @@ describe("uninstall and reinstall", async () => {
   ];
 
   async function uninstall(teamId: string, event: Record<string, unknown> = { type: "app_uninstalled" }) {
-    expect((await t.sendEvent(teamId, event)).statusCode).toBe(200);
+    expect((await t.deliver.event(teamId, event)).acknowledged).toBe(true);
     await vi.waitFor(async () =>
       expect((await findInstallation(t.deps.db, teamId))?.uninstalledAt).toBeInstanceOf(Date),
     );
@@ -195,7 +196,7 @@ describe("uninstall and reinstall", async () => {
     expect(keys.map((k) => k.active)).toEqual([false, false]);
 
     // The member gets a fresh link from /upbeat, as any sign-in.
-    const help = (await t.sendCommand(ws.teamId, ws.member, "")).json();
+    const help = (await t.deliver.command(ws.teamId, ws.member, "")).body!;
     const button = new URL(JSON.stringify(help.blocks).match(/"url":"([^"]+)"/)![1]!);
     expect(await me(await cookieFrom(button.pathname + button.search))).toBe(200);
 

@@ -3,8 +3,8 @@ import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { tick } from "./scheduler.ts";
 
-describe("App Home and the slash command", async () => {
-  const t = await useTestApp();
+describe.each(["http", "socket"] as const)("App Home and the slash command (over %s)", async (transport) => {
+  const t = await useTestApp({ transport });
   t.clock.set("2026-03-02T08:00:00Z");
   await t.installTeam("T0HOME");
   t.fake.addUser("T0HOME", { id: "U0HOMER", name: "homer", real_name: "Homer", tz: "America/Los_Angeles" });
@@ -18,7 +18,7 @@ describe("App Home and the slash command", async () => {
   });
 
   it("app_home_opened publishes the member's schedules, today's status, the next run in their timezone and a dashboard button", async () => {
-    await t.sendEvent("T0HOME", { type: "app_home_opened", user: "U0HOMER", channel: "D0X", tab: "home" });
+    await t.deliver.event("T0HOME", { type: "app_home_opened", user: "U0HOMER", channel: "D0X", tab: "home" });
     await t.fake.waitFor((calls) => calls.some((c) => c.method === "views.publish"));
     const call = t.fake.callsTo("views.publish").at(-1)!;
     expect(call.args.user_id).toBe("U0HOMER");
@@ -34,16 +34,16 @@ describe("App Home and the slash command", async () => {
     t.clock.set("2026-03-02T09:00:05Z");
     await tick(t.deps);
     await t.deps.queue.drain();
-    await t.sendEvent("T0HOME", { type: "app_home_opened", user: "U0HOMER", channel: "D0X", tab: "home" });
+    await t.deliver.event("T0HOME", { type: "app_home_opened", user: "U0HOMER", channel: "D0X", tab: "home" });
     await t.fake.waitFor((calls) => calls.filter((c) => c.method === "views.publish").length === 2);
     expect(JSON.stringify(t.fake.callsTo("views.publish").at(-1)!.args.view)).toContain("waiting for your answer");
   });
 
   it("/upbeat with no text or help answers an ephemeral help with an Open dashboard button carrying a working login link", async () => {
     for (const text of ["", "help"]) {
-      const res = await t.sendCommand("T0HOME", "U0HOMER", text);
-      expect(res.statusCode).toBe(200);
-      const body = res.json();
+      const res = await t.deliver.command("T0HOME", "U0HOMER", text);
+      expect(res.acknowledged).toBe(true);
+      const body = res.body!;
       expect(body.response_type).toBe("ephemeral");
       const button = JSON.stringify(body.blocks).match(/"url":"([^"]+)"/)?.[1];
       expect(button).toMatch(/^http:\/\/localhost:3000\/dashboard\/login\?t=/);
@@ -53,9 +53,8 @@ describe("App Home and the slash command", async () => {
   });
 
   it("/upbeat profile acknowledges with an empty body and opens the profile modal", async () => {
-    const res = await t.sendCommand("T0HOME", "U0HOMER", "profile");
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toBe("");
+    const res = await t.deliver.command("T0HOME", "U0HOMER", "profile");
+    expect(res).toEqual({ acknowledged: true, body: undefined });
     await t.fake.waitFor((calls) => calls.some((c) => c.method === "views.open"));
     expect(t.fake.callsTo("views.open").at(-1)!.args.view).toMatchObject({ callback_id: "profile_modal" });
   });

@@ -22,8 +22,9 @@ interface ResponseDb {
   version: number;
 }
 
-describe("a standup from schedule to summary", async () => {
-  const t = await useTestApp({ clock: undefined });
+/** The same standup over signed HTTP requests and over Socket Mode envelopes: the transport changes nothing. */
+describe.each(["http", "socket"] as const)("a standup from schedule to summary (over %s)", async (transport) => {
+  const t = await useTestApp({ transport });
   t.clock.set("2026-03-02T08:59:30Z"); // a Monday
   await t.installTeam(TEAM);
   for (const [id, name] of [
@@ -84,7 +85,7 @@ describe("a standup from schedule to summary", async () => {
   });
 
   it("the Answer button opens a modal with one input per question and the mood select", async () => {
-    const res = await t.sendInteraction({
+    const res = await t.deliver.interaction({
       type: "block_actions",
       team: { id: TEAM, domain: "flow" },
       user: { id: "U0ANA", team_id: TEAM },
@@ -95,7 +96,7 @@ describe("a standup from schedule to summary", async () => {
       container: { type: "message", channel_id: dm("U0ANA") },
       actions: [{ type: "button", action_id: "standup_answer", block_id: "b", value: String(runId), action_ts: "1" }],
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.acknowledged).toBe(true);
     await t.fake.waitFor((calls) => calls.some((c) => c.method === "views.open"));
     const view = t.fake.callsTo("views.open").at(-1)!.args.view as {
       blocks: { block_id?: string; element?: { max_length?: number; options?: { value: string }[] } }[];
@@ -115,7 +116,7 @@ describe("a standup from schedule to summary", async () => {
   });
 
   const submit = (user: string, answers: string[], mood: string | null) =>
-    t.sendInteraction({
+    t.deliver.interaction({
       type: "view_submission",
       team: { id: TEAM, domain: "flow" },
       user: { id: user, team_id: TEAM },
@@ -144,8 +145,7 @@ describe("a standup from schedule to summary", async () => {
 
   it("a modal submission stores the response and posts it as a threaded reply, then confirms by DM", async () => {
     const res = await submit("U0ANA", ["Shipped the login page", "Start on @channel billing", "none"], "😀");
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toBe("");
+    expect(res).toEqual({ acknowledged: true, body: undefined });
     const r = await responseOf("U0ANA");
     expect(r).toMatchObject({
       yesterday: "Shipped the login page",
@@ -170,8 +170,8 @@ describe("a standup from schedule to summary", async () => {
     const before = t.fake.messages(CHANNEL).length;
     expect(
       (await submit("U0ANA", ["Shipped the login page", "Billing, then reviews", "blocked on review"], "🙂"))
-        .statusCode,
-    ).toBe(200);
+        .acknowledged,
+    ).toBe(true);
     await t.deps.queue.drain();
     const r = await responseOf("U0ANA");
     expect(r).toMatchObject({ today: "Billing, then reviews", has_blocker: true, mood: "🙂", version: 2 });
@@ -189,7 +189,7 @@ describe("a standup from schedule to summary", async () => {
 
   it("answers in the DM conversation one question at a time", async () => {
     const say = (text: string, n: number) =>
-      t.sendEvent(TEAM, {
+      t.deliver.event(TEAM, {
         type: "message",
         channel_type: "im",
         channel: dm("U0BEN"),
@@ -246,7 +246,7 @@ describe("a standup from schedule to summary", async () => {
 
   it("a closed run refuses further edits", async () => {
     const res = await submit("U0ANA", ["late", "late", "late"], null);
-    expect(res.json()).toMatchObject({ response_action: "errors" });
+    expect(res.body).toMatchObject({ response_action: "errors" });
     expect((await responseOf("U0ANA"))!.version).toBe(2);
   });
 
@@ -255,7 +255,7 @@ describe("a standup from schedule to summary", async () => {
     const started = (await tick(t.deps)).started;
     expect(started).toHaveLength(1);
     await t.deps.queue.drain();
-    await t.sendEvent(TEAM, {
+    await t.deliver.event(TEAM, {
       type: "message",
       channel_type: "im",
       channel: dm("U0CAT"),
@@ -263,8 +263,8 @@ describe("a standup from schedule to summary", async () => {
       text: "skip",
       ts: "1772528400.000100",
     });
-    const cmd = await t.sendCommand(TEAM, "U0BEN", "skip");
-    expect(cmd.json()).toMatchObject({ response_type: "ephemeral", text: expect.stringContaining("Skipped") });
+    const cmd = await t.deliver.command(TEAM, "U0BEN", "skip");
+    expect(cmd.body).toMatchObject({ response_type: "ephemeral", text: expect.stringContaining("Skipped") });
     await expect
       .poll(async () =>
         (
