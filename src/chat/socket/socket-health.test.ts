@@ -88,6 +88,22 @@ describe("reconnecting", () => {
   });
 });
 
+describe("a failed attempt says why", () => {
+  it("a refused WebSocket upgrade is logged as such, not as undefined", async () => {
+    const fake = await startFakeSlack();
+    fake.socket.refuseConnections(60_000);
+    const { lines, close } = await socketApp({ fake, socket: { reconnectBaseMs: 20, reconnectCapMs: 100 } });
+    try {
+      const failed = () =>
+        lines.filter((l) => l.msg === "Socket Mode: could not connect to Slack") as Array<{ err?: unknown }>;
+      await until(() => failed().length >= 2);
+      for (const line of failed()) expect(line.err).toMatch(/WebSocket to Slack failed or closed before/);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("refusals are logged once, naming CHAT_APP_TOKEN", () => {
   it("a refused app token: one error, and attempts only every refusedRetryMs", async () => {
     const fake = await startFakeSlack();

@@ -141,7 +141,9 @@ export class SocketTransport {
       this.#links.delete(link);
       void link.client.disconnect();
       if (this.#stopping || this.#current !== link) return;
-      this.#retryAfterFailure(err);
+      // Slack's client rejects with nothing when the WebSocket fails to open (an upgrade refused, a reset): say so
+      // rather than log "undefined".
+      this.#retryAfterFailure(err ?? new Error("the WebSocket to Slack failed or closed before Slack said hello"));
       return;
     }
     if (this.#stopping) {
