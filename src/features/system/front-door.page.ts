@@ -1,14 +1,21 @@
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 
 /** What `GET /` shows a browser: what this is and where to go next. Same facts as the JSON answer. */
-export function frontDoorPage(version: string, opts: { oneWorkspace?: boolean } = {}): string {
+export function frontDoorPage(version: string, opts: { oneWorkspace?: boolean; socketMode?: boolean } = {}): string {
   const links: [string, string, string][] = [
     // With CHAT_BOT_TOKEN the workspace was installed at start: /install only says which one.
     opts.oneWorkspace
       ? ["/install", "Workspace", "this instance serves one workspace, installed with its bot token"]
       : ["/install", "Add to Slack", "install Upbeat in a workspace (or reinstall it)"],
     ["/dashboard", "Dashboard", "reports, analytics, standups and settings; sign in from Slack"],
-    ["/chat/manifest", "Slack app manifest", "paste it into Create New App → From an app manifest"],
+    // In Socket Mode the HTTP manifest (request URLs, socket mode off) would describe an app this instance is not.
+    opts.socketMode
+      ? [
+          "/chat/manifest?mode=socket",
+          "Slack app manifest",
+          "Socket Mode; paste it into Create New App → From an app manifest",
+        ]
+      : ["/chat/manifest", "Slack app manifest", "paste it into Create New App → From an app manifest"],
     ["/openapi.json", "API description", "OpenAPI 3 for every endpoint"],
     ["/healthz", "Health", "the service and its database"],
   ];

@@ -50,7 +50,10 @@ function routes(app: App, deps: Deps, socket: Pick<SocketTransport, "state" | "d
           .send(
             setup
               ? setupPage(deps.config)
-              : frontDoorPage(PACKAGE_VERSION, { oneWorkspace: deps.config.chatBotToken !== undefined }),
+              : frontDoorPage(PACKAGE_VERSION, {
+                  oneWorkspace: deps.config.chatBotToken !== undefined,
+                  socketMode: deps.config.chatAppToken !== undefined,
+                }),
           );
       }
       return reply

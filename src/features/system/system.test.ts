@@ -103,6 +103,20 @@ describe("GET /: JSON for API clients, a page for browsers", async () => {
   });
 });
 
+describe("GET / in Socket Mode", () => {
+  it("links the Socket Mode manifest, the app this instance is (not the HTTP one with request URLs)", async () => {
+    const t = await createTestApp({ transport: "socket" });
+    try {
+      const res = await t.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('href="/chat/manifest?mode=socket"');
+      expect(res.body).not.toContain('href="/chat/manifest"');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("prefersHtml", () => {
   it.each([
     [undefined, false],
