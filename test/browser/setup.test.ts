@@ -102,6 +102,8 @@ describe.runIf(hasChromium)("a fresh instance without Slack credentials, in a re
     const note = (await page.locator(".note").textContent()) ?? "";
     expect(note).toContain("SESSION_SECRET_KEY");
     expect(note).toContain("DATABASE_URL");
+    // Production refuses to start without it too.
+    expect(note).toMatch(/APP_URL \(the address your team\s+opens\)/);
   });
 
   it("asks for nothing and shows nothing secret", async () => {

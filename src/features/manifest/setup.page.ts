@@ -137,10 +137,10 @@ Or paste it yourself at <strong>api.slack.com/apps → Create New App → From a
 </li>
 ${transport === "socket" ? socketSteps() : httpSteps(config.appUrl)}
 </ol>
-<p class="note">In production (<code>NODE_ENV=production</code>) also set <code>SESSION_SECRET_KEY</code> (32 or
-more random characters; it encrypts the stored tokens) and <code>DATABASE_URL</code> (<code>postgres://…</code>, or
-<code>pglite://DIR</code> for the embedded database). Outside production both default to values kept in
-<code>./data</code>. ${otherNote} The manifest on its own: <a href="/chat/manifest?mode=${transport}">/chat/manifest?mode=${transport}</a>
+<p class="note">In production (<code>NODE_ENV=production</code>) also set <code>APP_URL</code> (the address your team
+opens), <code>SESSION_SECRET_KEY</code> (32 or more random characters; it encrypts the stored tokens) and
+<code>DATABASE_URL</code> (<code>postgres://…</code>, or <code>pglite://DIR</code> for the embedded database).
+Outside production they default to <code>${escapeHtml(config.appUrl)}</code> and values kept in <code>./data</code>. ${otherNote} The manifest on its own: <a href="/chat/manifest?mode=${transport}">/chat/manifest?mode=${transport}</a>
 (<a href="/chat/manifest?mode=${other}">${other === "http" ? "HTTP mode" : "Socket Mode"}</a>).</p>
 <script>${COPY_SCRIPT}</script>`,
     STYLE,
