@@ -119,6 +119,28 @@ export function readAppUrl(env: NodeJS.ProcessEnv, problems: string[]): string {
   return noTrailingSlash(appUrl ?? `http://localhost:${Number.isInteger(port) ? port : 3000}`);
 }
 
+/**
+ * DATABASE_URL as the server reads it (required in production; the embedded database in `<dataDir>/pglite`
+ * otherwise), for tools that need nothing else (backup, restore, migrate): they must not ask for Slack's or the
+ * session's secrets. Problems are added to `problems`.
+ */
+export function readDatabaseUrl(env: NodeJS.ProcessEnv, problems: string[], dataDir = "./data"): string {
+  const url = env.DATABASE_URL?.trim() || undefined;
+  if (!url && env.NODE_ENV === "production") problems.push("DATABASE_URL is required");
+  if (url && !/^(postgres|postgresql):\/\/|^pglite:\/\//.test(url)) {
+    problems.push("DATABASE_URL must start with postgres://, postgresql:// or pglite://");
+  }
+  return url ?? `pglite://${join(dataDir, "pglite")}`;
+}
+
+/** Only DATABASE_URL, for the database tools; throws ConfigError naming what is wrong. */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<Config, "databaseUrl"> {
+  const problems: string[] = [];
+  const databaseUrl = readDatabaseUrl(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { databaseUrl };
+}
+
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   opts: { dataDir?: string; demoSignIn?: DemoSignIn } = {},
@@ -144,11 +166,7 @@ export function loadConfig(
 
   const appUrl = readAppUrl(env, problems);
 
-  let databaseUrl = required("DATABASE_URL");
-  if (databaseUrl && !/^(postgres|postgresql):\/\/|^pglite:\/\//.test(databaseUrl)) {
-    problems.push("DATABASE_URL must start with postgres://, postgresql:// or pglite://");
-  }
-  databaseUrl ??= `pglite://${join(dataDir, "pglite")}`;
+  const databaseUrl = readDatabaseUrl(env, problems, dataDir);
 
   const chatAppToken = get("CHAT_APP_TOKEN");
   if (chatAppToken && !/^xapp-[\x21-\x7e]+$/.test(chatAppToken)) {

@@ -1,8 +1,9 @@
-import { loadConfig } from "./../config.ts";
+import { loadDatabaseConfig } from "./../config.ts";
 import { openDatabase } from "./client.ts";
 import { runMigrations } from "./migrate.ts";
 
-const config = loadConfig();
+// Only DATABASE_URL: migrating needs none of the server's other secrets.
+const config = loadDatabaseConfig();
 const database = await openDatabase(config.databaseUrl);
 try {
   await runMigrations(database);

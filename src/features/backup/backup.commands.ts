@@ -61,7 +61,11 @@ function inUse(err: DataDirInUse, dir: string, action: "backup" | "restore"): Co
   );
 }
 
-export async function backupCommand(argv: string[], config: Config, clock: Clock): Promise<string> {
+export async function backupCommand(
+  argv: string[],
+  config: Pick<Config, "databaseUrl">,
+  clock: Clock,
+): Promise<string> {
   const { values } = parseArgs({ args: argv, options: { out: { type: "string" }, help: { type: "boolean" } } });
   if (values.help) return BACKUP_HELP;
   if (!values.out) throw new CommandFailed(`--out FILE is required\n\n${BACKUP_HELP}`, 2);
@@ -105,7 +109,11 @@ function describe(m: BackupManifest): string {
 
 const KIND_NAMES = { pglite: "the embedded database (pglite://)", postgres: "PostgreSQL" } as const;
 
-export async function restoreCommand(argv: string[], config: Config, clock: Clock): Promise<string> {
+export async function restoreCommand(
+  argv: string[],
+  config: Pick<Config, "databaseUrl">,
+  clock: Clock,
+): Promise<string> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -142,7 +142,8 @@ describe("the embedded database while a server holds it (whatever database the s
     try {
       const out = join(root, "cli.backup");
       const run = promisify(execFile)(process.execPath, ["--import", TSX, BACKUP_CLI, "--out", out], {
-        env: { ...process.env, ...testEnv(url, "http://127.0.0.1:9/api/") },
+        // As beside a production server: only DATABASE_URL, none of the server's Slack or session secrets.
+        env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATABASE_URL: url },
         timeout: 60_000,
       });
       const failed = await run.then(
