@@ -71,7 +71,10 @@ export function installRoutes(app: App, deps: Deps): void {
           ),
           302: z
             .undefined()
-            .describe("To Slack's OAuth v2 page, with a signed state bound to this browser by a short-lived cookie"),
+            .describe(
+              "To Slack's OAuth v2 page, with a signed state bound to this browser by a short-lived cookie; or, on " +
+                "an instance with no Slack credentials yet, to / (the setup page)",
+            ),
           ...tooManyInstalls,
         },
       },
@@ -79,6 +82,8 @@ export function installRoutes(app: App, deps: Deps): void {
     async (req, reply) => {
       if (await limited(deps, "install", req, reply)) return reply;
       if (single) return reply.type(HTML).send(await configuredWorkspacePage(deps));
+      // No OAuth client configured: Slack would refuse the placeholder client id; the setup page says what to do.
+      if (!deps.config.slackConfigured) return reply.redirect("/", 302);
       const { url, browserKey } = startInstall(deps);
       // SameSite=Lax: Slack sends the browser back with a top-level GET, which carries a Lax cookie.
       for (const path of CALLBACK_PATHS) reply.setCookie(BROWSER_COOKIE, browserKey, browserCookie(deps, path));

@@ -105,4 +105,11 @@ describe("GET / on a fresh instance (no Slack credentials)", async () => {
     const res = await t.inject({ method: "GET", url: "/" });
     expect(res.json()).toEqual({ name: "upbeat", version: PACKAGE_VERSION, status: "ok" });
   });
+
+  it("/install sends the browser to the setup page instead of Slack's OAuth with a placeholder client id", async () => {
+    const res = await t.inject({ method: "GET", url: "/install" });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/");
+    expect(t.fake.callsTo("oauth.v2.access")).toEqual([]);
+  });
 });
