@@ -5,6 +5,7 @@
  */
 import { ConfigError, readAppUrl } from "../../config.ts";
 import { buildManifest } from "./manifest.ts";
+import { suggestedTransport } from "./transport.ts";
 
 const args = process.argv.slice(2);
 const unknown = args.filter((a) => a !== "--socket-mode");
@@ -19,4 +20,13 @@ if (problems.length > 0) {
   process.exit(1);
 }
 const transport = args.includes("--socket-mode") ? "socket" : "http";
+// The HTTP manifest names request URLs under APP_URL: useless when Slack cannot reach it (stdout stays the manifest).
+if (
+  transport === "http" &&
+  suggestedTransport({ appUrl, chatAppToken: process.env.CHAT_APP_TOKEN?.trim() || undefined }) === "socket"
+) {
+  process.stderr.write(
+    `Note: Slack cannot reach ${appUrl} (not a public https address) or CHAT_APP_TOKEN is set: you probably want npm run manifest -- --socket-mode\n`,
+  );
+}
 process.stdout.write(`${JSON.stringify(buildManifest(appUrl, transport), null, 2)}\n`);

@@ -226,6 +226,8 @@ describe("npm run manifest", () => {
     expect(dev.status).toBe(0);
     expect(JSON.parse(dev.stdout).oauth_config.redirect_urls).toEqual(["http://localhost:4100/oauth/callback"]);
     expect(dev.wroteData).toBe(false);
+    // Slack cannot reach localhost: the HTTP manifest is printed as asked, with a pointer to the Socket Mode one.
+    expect(dev.stderr).toContain("you probably want npm run manifest -- --socket-mode");
 
     const missing = run({ NODE_ENV: "production" });
     expect(missing.status).toBe(1);
