@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config.ts";
+import { configProblems } from "./support/config.ts";
 
 /** Production with the least each way of connecting to Slack needs. */
 const BASE = {
@@ -14,15 +15,7 @@ const OAUTH = { CHAT_CLIENT_ID: "123.456", CHAT_CLIENT_SECRET: "client-secret", 
 const APP_TOKEN = "xapp-1-A0-1-abc";
 const BOT_TOKEN = "xoxb-1-2-abc";
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env, { dataDir: mkdtempSync(join(tmpdir(), "cfg-")) });
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
+const problems = configProblems;
 
 describe("configuration: ways of connecting to Slack", () => {
   it("one workspace over Socket Mode needs only the two tokens, and any APP_URL the team can open", () => {

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config.ts";
+import { configProblems } from "./support/config.ts";
 
 const PROD = {
   NODE_ENV: "production",
@@ -15,15 +16,7 @@ const PROD = {
   SESSION_SECRET_KEY: "k".repeat(40),
 };
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env, { dataDir: mkdtempSync(join(tmpdir(), "cfg-")) });
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
+const problems = configProblems;
 
 describe("configuration", () => {
   it("production with every variable is valid and drops the trailing slash of APP_URL", () => {
