@@ -94,7 +94,7 @@ export async function postgresManifest(database: Database, clock: Clock): Promis
 export async function backupPostgres(database: Database, file: string, clock: Clock): Promise<BackupManifest> {
   if (!hasTool("pg_dump")) throw new PgToolsMissing("pg_dump", "backup");
   const manifest = await postgresManifest(database, clock);
-  mkdirSync(dirname(resolve(file)), { recursive: true });
+  mkdirSync(dirname(resolve(file)), { recursive: true, mode: 0o700 });
   const partial = partialNameOf(file);
   try {
     const head = await open(partial, "w", 0o600);
