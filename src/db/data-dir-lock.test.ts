@@ -58,3 +58,20 @@ describe("the embedded data directory's lock", () => {
     lockDataDir(dir, "backup").release();
   });
 });
+
+describe("the lock while another process is taking it", () => {
+  const root = mkdtempSync(join(tmpdir(), "upbeat-lock-taking-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("an empty lock file just created (its holder has not written it yet) is held, and only an old one is torn", () => {
+    const dir = join(root, "being-written");
+    const file = lockFileOf(dir);
+    writeFileSync(file, "");
+    expect(() => lockDataDir(dir, "backup")).toThrow(DataDirInUse);
+    expect(readFileSync(file, "utf8")).toBe(""); // left to the process writing it
+    const old = new Date(Date.now() - 31_000);
+    utimesSync(file, old, old);
+    expect(dataDirHolder(dir)).toBeUndefined();
+    lockDataDir(dir, "backup").release();
+  });
+});
