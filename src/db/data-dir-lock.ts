@@ -60,7 +60,10 @@ export function dataDirHolder(dir: string): LockHolder | undefined {
   try {
     holder = JSON.parse(text) as LockHolder;
   } catch {
-    return undefined; // torn by a crash mid-write: nobody holds it
+    // Empty or cut short: a process that has just created it and not written it yet (taking it over now would give
+    // the directory two holders), or one that crashed mid-write long ago (nobody holds it).
+    if (Date.now() - mtimeMs >= STALE_MS) return undefined;
+    return { pid: 0, host: "unknown", what: "a process taking the lock now", since: new Date(mtimeMs).toISOString() };
   }
   return isLive(holder, file, text, mtimeMs) ? holder : undefined;
 }
