@@ -1,4 +1,14 @@
-import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 
@@ -47,7 +57,11 @@ export function lockFileOf(dir: string): string {
 
 /** The process holding the directory, if a live one does. */
 export function dataDirHolder(dir: string): LockHolder | undefined {
-  const file = lockFileOf(dir);
+  return readLock(lockFileOf(dir))?.holder;
+}
+
+/** The lock file's text, and its holder if that one is live (undefined: no lock file). */
+function readLock(file: string): { text: string; holder: LockHolder | undefined } | undefined {
   let text: string;
   let mtimeMs: number;
   try {
@@ -62,11 +76,48 @@ export function dataDirHolder(dir: string): LockHolder | undefined {
   } catch {
     // Empty or cut short: a process that has just created it and not written it yet (taking it over now would give
     // the directory two holders), or one that crashed mid-write long ago (nobody holds it).
-    if (Date.now() - mtimeMs >= STALE_MS) return undefined;
-    return { pid: 0, host: "unknown", what: "a process taking the lock now", since: new Date(mtimeMs).toISOString() };
+    if (Date.now() - mtimeMs >= STALE_MS) return { text, holder: undefined };
+    const writing = {
+      pid: 0,
+      host: "unknown",
+      what: "a process taking the lock now",
+      since: new Date(mtimeMs).toISOString(),
+    };
+    return { text, holder: writing };
   }
-  return isLive(holder, file, text, mtimeMs) ? holder : undefined;
+  return { text, holder: isLive(holder, file, text, mtimeMs) ? holder : undefined };
 }
+
+/**
+ * Removes the lock file if it still is the stale one read as `stale`. Processes taking over the same stale lock at
+ * once each judged it stale: a plain removal could remove the fresh lock another one had just written. The file is
+ * moved aside first (atomic), and put back if what was moved is not the stale lock after all.
+ */
+function removeIfStill(file: string, stale: string): void {
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return; // removed by another process taking it over: the next attempt sees who won
+  }
+  let moved: string | undefined;
+  try {
+    moved = readFileSync(aside, "utf8");
+  } catch {
+    moved = undefined;
+  }
+  if (moved !== stale) {
+    try {
+      linkSync(aside, file); // never over a lock created meanwhile
+    } catch {
+      // A third process took it in this instant: it holds the directory now.
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+/** Attempts to create the lock file before the last EEXIST is reported as it is (each one found a stale lock). */
+const TAKEOVER_ATTEMPTS = 5;
 
 function isLive(holder: LockHolder, file: string, text: string, mtimeMs: number): boolean {
   if (holder.host !== hostname()) return Date.now() - mtimeMs < STALE_MS;
@@ -88,7 +139,7 @@ function isLive(holder: LockHolder, file: string, text: string, mtimeMs: number)
 export function lockDataDir(dir: string, what: string): DataDirLock {
   const file = lockFileOf(dir);
   const text = JSON.stringify({ pid: process.pid, host: hostname(), what, since: new Date().toISOString() });
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
       const fd = openSync(file, "wx", 0o600);
       try {
@@ -98,10 +149,11 @@ export function lockDataDir(dir: string, what: string): DataDirLock {
       }
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
-      const holder = dataDirHolder(dir);
-      if (holder) throw new DataDirInUse(resolve(dir), holder);
-      rmSync(file, { force: true });
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const found = readLock(file);
+      if (found?.holder) throw new DataDirInUse(resolve(dir), found.holder);
+      if (attempt >= TAKEOVER_ATTEMPTS) throw err;
+      if (found) removeIfStill(file, found.text);
     }
   }
   held.set(file, text);
