@@ -8,33 +8,50 @@ import { lockFileOf } from "./data-dir-lock.ts";
 const TSX = import.meta.resolve("tsx");
 const LOCK_MODULE = import.meta.resolve("./data-dir-lock.ts");
 
-/** A process that takes the lock at `at` (ms since the epoch), says "held" or "refused", and holds it 1.5 s. */
+/**
+ * A process that takes the lock at `at` (ms since the epoch), says "held" or "refused", and holds it until its
+ * stdin ends (after every contender has answered: one slow to start must still find it held).
+ */
 const CONTENDER = `
 const { DataDirInUse, lockDataDir } = await import(${JSON.stringify(LOCK_MODULE)});
 const [at, dir] = [Number(process.argv[1]), process.argv[2]];
 while (Date.now() < at) {}
+let lock;
 try {
-  const lock = lockDataDir(dir, "contender");
+  lock = lockDataDir(dir, "contender");
   console.log("held");
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  lock.release();
 } catch (err) {
   console.log(err instanceof DataDirInUse ? "refused" : \`error: \${err.message}\`);
-}`;
+}
+process.stdin.resume();
+await new Promise((resolve) => process.stdin.once("end", resolve));
+lock?.release();`;
 
-function contend(at: number, dir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", TSX, "--input-type=module", "-e", CONTENDER, String(at), dir]);
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-    });
-    child.once("error", reject);
-    child.once("close", () => resolve(out.trim()));
-  });
+/** Starts the contenders; resolves with what each said, once all have, and lets them go. */
+async function contend(count: number, at: number, dir: string): Promise<string[]> {
+  const children = Array.from({ length: count }, () =>
+    spawn(process.execPath, ["--import", TSX, "--input-type=module", "-e", CONTENDER, String(at), dir]),
+  );
+  const closed = children.map((child) => new Promise((resolve) => child.once("close", resolve)));
+  const said = children.map(
+    (child) =>
+      new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (d: string) => {
+          out += d;
+          if (out.includes("\n")) resolve(out.trim());
+        });
+        child.stderr.setEncoding("utf8").on("data", (d: string) => {
+          out += d;
+        });
+        child.once("error", reject);
+        child.once("close", () => resolve(out.trim()));
+      }),
+  );
+  const outcomes = await Promise.all(said);
+  for (const child of children) child.stdin.end();
+  await Promise.all(closed);
+  return outcomes;
 }
 
 describe("processes taking over a stale data directory lock at the same moment", () => {
@@ -50,7 +67,7 @@ describe("processes taking over a stale data directory lock at the same moment",
       const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
       writeFileSync(lockFileOf(dir), JSON.stringify({ pid: gone, host: hostname(), what: "server", since: "" }));
       const at = Date.now() + 2_000;
-      const outcomes = await Promise.all([1, 2, 3, 4].map(() => contend(at, dir)));
+      const outcomes = await contend(4, at, dir);
       expect({ round, outcomes: outcomes.sort() }).toEqual({
         round,
         outcomes: ["held", "refused", "refused", "refused"],
