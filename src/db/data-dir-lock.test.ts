@@ -74,4 +74,18 @@ describe("the lock while another process is taking it", () => {
     expect(dataDirHolder(dir)).toBeUndefined();
     lockDataDir(dir, "backup").release();
   });
+
+  it("a takeover guard left by a process that crashed while taking over does not keep the lock stale forever", () => {
+    const dir = join(root, "guard-left");
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    writeFileSync(lockFileOf(dir), JSON.stringify({ pid: gone, host: hostname(), what: "server", since: "" }));
+    const guard = `${lockFileOf(dir)}.takeover`;
+    writeFileSync(guard, "");
+    const old = new Date(Date.now() - 11_000);
+    utimesSync(guard, old, old);
+    const lock = lockDataDir(dir, "server");
+    expect(dataDirHolder(dir)).toMatchObject({ pid: process.pid });
+    expect(existsSync(guard)).toBe(false);
+    lock.release();
+  });
 });

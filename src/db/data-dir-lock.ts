@@ -1,14 +1,4 @@
-import {
-  closeSync,
-  linkSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 
@@ -88,36 +78,52 @@ function readLock(file: string): { text: string; holder: LockHolder | undefined 
   return { text, holder: isLive(holder, file, text, mtimeMs) ? holder : undefined };
 }
 
+/** A takeover guard older than this was left by a process that crashed while taking over (it takes microseconds). */
+const GUARD_STALE_MS = 10_000;
+
 /**
  * Removes the lock file if it still is the stale one read as `stale`. Processes taking over the same stale lock at
- * once each judged it stale: a plain removal could remove the fresh lock another one had just written. The file is
- * moved aside first (atomic), and put back if what was moved is not the stale lock after all.
+ * once each judged it stale: a plain removal could remove the fresh lock another one had just written. So removing
+ * takes `<lock>.takeover` (exclusive create) and checks again under it; only its holder removes a lock file, and a
+ * lock file is only ever created where there is none, so what it finds unchanged is still the stale one.
  */
 function removeIfStill(file: string, stale: string): void {
-  const aside = `${file}.${process.pid}.stale`;
+  const guard = `${file}.takeover`;
+  let fd: number;
   try {
-    renameSync(file, aside);
-  } catch {
-    return; // removed by another process taking it over: the next attempt sees who won
-  }
-  let moved: string | undefined;
-  try {
-    moved = readFileSync(aside, "utf8");
-  } catch {
-    moved = undefined;
-  }
-  if (moved !== stale) {
+    fd = openSync(guard, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // Another process is taking it over this instant (the next attempt sees who won), or one crashed doing so.
     try {
-      linkSync(aside, file); // never over a lock created meanwhile
+      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) rmSync(guard, { force: true });
     } catch {
-      // A third process took it in this instant: it holds the directory now.
+      // Gone already.
     }
+    pause(2);
+    return;
   }
-  rmSync(aside, { force: true });
+  closeSync(fd);
+  try {
+    let now: string | undefined;
+    try {
+      now = readFileSync(file, "utf8");
+    } catch {
+      now = undefined;
+    }
+    if (now === stale) rmSync(file, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
 }
 
-/** Attempts to create the lock file before the last EEXIST is reported as it is (each one found a stale lock). */
-const TAKEOVER_ATTEMPTS = 5;
+/** Waits `ms` without returning to the event loop (taking the lock is synchronous, and this wait is a few ms). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Attempts to create the lock file before the last EEXIST is reported as it is (each found a lock nobody holds). */
+const TAKEOVER_ATTEMPTS = 100;
 
 function isLive(holder: LockHolder, file: string, text: string, mtimeMs: number): boolean {
   if (holder.host !== hostname()) return Date.now() - mtimeMs < STALE_MS;
