@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -85,6 +85,21 @@ export class TooManyBindParameters extends Error {
   }
 }
 
+/**
+ * Makes the embedded data directory the owner's alone (0700, as PostgreSQL requires of its own): PGlite writes the
+ * database's files readable and writable by everyone (0666), and they hold encrypted bot tokens, names, e-mail
+ * addresses and answers. A directory left open by an earlier version is closed at open; one owned by someone else
+ * (a volume mounted as it is) keeps its mode, as before.
+ */
+function ownerOnly(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // Not ours to change: the operator decided who may enter it.
+  }
+}
+
 /** The installed PGlite's version (its package.json is not exported: found beside its entry point). */
 export const PGLITE_VERSION = (() => {
   let dir = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
@@ -106,7 +121,7 @@ export async function openDatabase(url: string, opts: OpenOptions = {}): Promise
   if (url.startsWith("pglite://")) {
     const where = url.slice("pglite://".length);
     const memory = where === "memory" || where === "";
-    if (!memory) mkdirSync(where, { recursive: true });
+    if (!memory) ownerOnly(where);
     // Taken before PGlite touches the directory, so a second process is refused before it can do harm.
     const lock = memory ? undefined : lockDataDir(where, opts.holder ?? basename(process.argv[1] ?? "upbeat"));
     let pglite: PGlite;

@@ -58,3 +58,34 @@ describe("the embedded data directory's lock", () => {
     lockDataDir(dir, "backup").release();
   });
 });
+
+describe("the lock while another process is taking it", () => {
+  const root = mkdtempSync(join(tmpdir(), "upbeat-lock-taking-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("an empty lock file just created (its holder has not written it yet) is held, and only an old one is torn", () => {
+    const dir = join(root, "being-written");
+    const file = lockFileOf(dir);
+    writeFileSync(file, "");
+    expect(() => lockDataDir(dir, "backup")).toThrow(DataDirInUse);
+    expect(readFileSync(file, "utf8")).toBe(""); // left to the process writing it
+    const old = new Date(Date.now() - 31_000);
+    utimesSync(file, old, old);
+    expect(dataDirHolder(dir)).toBeUndefined();
+    lockDataDir(dir, "backup").release();
+  });
+
+  it("a takeover guard left by a process that crashed while taking over does not keep the lock stale forever", () => {
+    const dir = join(root, "guard-left");
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    writeFileSync(lockFileOf(dir), JSON.stringify({ pid: gone, host: hostname(), what: "server", since: "" }));
+    const guard = `${lockFileOf(dir)}.takeover`;
+    writeFileSync(guard, "");
+    const old = new Date(Date.now() - 11_000);
+    utimesSync(guard, old, old);
+    const lock = lockDataDir(dir, "server");
+    expect(dataDirHolder(dir)).toMatchObject({ pid: process.pid });
+    expect(existsSync(guard)).toBe(false);
+    lock.release();
+  });
+});

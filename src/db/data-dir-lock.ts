@@ -47,7 +47,11 @@ export function lockFileOf(dir: string): string {
 
 /** The process holding the directory, if a live one does. */
 export function dataDirHolder(dir: string): LockHolder | undefined {
-  const file = lockFileOf(dir);
+  return readLock(lockFileOf(dir))?.holder;
+}
+
+/** The lock file's text, and its holder if that one is live (undefined: no lock file). */
+function readLock(file: string): { text: string; holder: LockHolder | undefined } | undefined {
   let text: string;
   let mtimeMs: number;
   try {
@@ -60,10 +64,66 @@ export function dataDirHolder(dir: string): LockHolder | undefined {
   try {
     holder = JSON.parse(text) as LockHolder;
   } catch {
-    return undefined; // torn by a crash mid-write: nobody holds it
+    // Empty or cut short: a process that has just created it and not written it yet (taking it over now would give
+    // the directory two holders), or one that crashed mid-write long ago (nobody holds it).
+    if (Date.now() - mtimeMs >= STALE_MS) return { text, holder: undefined };
+    const writing = {
+      pid: 0,
+      host: "unknown",
+      what: "a process taking the lock now",
+      since: new Date(mtimeMs).toISOString(),
+    };
+    return { text, holder: writing };
   }
-  return isLive(holder, file, text, mtimeMs) ? holder : undefined;
+  return { text, holder: isLive(holder, file, text, mtimeMs) ? holder : undefined };
 }
+
+/** A takeover guard older than this was left by a process that crashed while taking over (it takes microseconds). */
+const GUARD_STALE_MS = 10_000;
+
+/**
+ * Removes the lock file if it still is the stale one read as `stale`. Processes taking over the same stale lock at
+ * once each judged it stale: a plain removal could remove the fresh lock another one had just written. So removing
+ * takes `<lock>.takeover` (exclusive create) and checks again under it; only its holder removes a lock file, and a
+ * lock file is only ever created where there is none, so what it finds unchanged is still the stale one.
+ */
+function removeIfStill(file: string, stale: string): void {
+  const guard = `${file}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(guard, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // Another process is taking it over this instant (the next attempt sees who won), or one crashed doing so.
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) rmSync(guard, { force: true });
+    } catch {
+      // Gone already.
+    }
+    pause(2);
+    return;
+  }
+  closeSync(fd);
+  try {
+    let now: string | undefined;
+    try {
+      now = readFileSync(file, "utf8");
+    } catch {
+      now = undefined;
+    }
+    if (now === stale) rmSync(file, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
+}
+
+/** Waits `ms` without returning to the event loop (taking the lock is synchronous, and this wait is a few ms). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Attempts to create the lock file before the last EEXIST is reported as it is (each found a lock nobody holds). */
+const TAKEOVER_ATTEMPTS = 100;
 
 function isLive(holder: LockHolder, file: string, text: string, mtimeMs: number): boolean {
   if (holder.host !== hostname()) return Date.now() - mtimeMs < STALE_MS;
@@ -85,7 +145,7 @@ function isLive(holder: LockHolder, file: string, text: string, mtimeMs: number)
 export function lockDataDir(dir: string, what: string): DataDirLock {
   const file = lockFileOf(dir);
   const text = JSON.stringify({ pid: process.pid, host: hostname(), what, since: new Date().toISOString() });
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
       const fd = openSync(file, "wx", 0o600);
       try {
@@ -95,10 +155,11 @@ export function lockDataDir(dir: string, what: string): DataDirLock {
       }
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
-      const holder = dataDirHolder(dir);
-      if (holder) throw new DataDirInUse(resolve(dir), holder);
-      rmSync(file, { force: true });
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const found = readLock(file);
+      if (found?.holder) throw new DataDirInUse(resolve(dir), found.holder);
+      if (attempt >= TAKEOVER_ATTEMPTS) throw err;
+      if (found) removeIfStill(file, found.text);
     }
   }
   held.set(file, text);

@@ -7,7 +7,7 @@ import type { Database } from "./client.ts";
 export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /** Any fixed 64-bit number shared by every instance: the lock that serialises migrations. */
-const MIGRATION_LOCK_KEY = 0x5570_6265_6174n; // "Upbeat"
+export const MIGRATION_LOCK_KEY = 0x5570_6265_6174n; // "Upbeat"
 
 /**
  * Applies the numbered SQL migrations. On a server, two instances starting at once would race;

@@ -104,6 +104,36 @@ describe("a failed attempt says why", () => {
   });
 });
 
+describe("a connection Slack drops soon after hello, again and again", () => {
+  it("is reconnected with growing waits: a hello alone does not reset the backoff", async () => {
+    const fake = await startFakeSlack();
+    const { t, close } = await socketApp({
+      fake,
+      socket: { reconnectBaseMs: 20, reconnectCapMs: 10_000, random: () => 0 },
+    });
+    try {
+      await t.app.socket?.whenConnected();
+      fake.reset();
+      // A proxy or a Slack edge that accepts the socket and cuts it a moment later: each attempt succeeds.
+      for (let drop = 0; drop < 6; drop++) {
+        await t.app.socket?.whenConnected();
+        fake.socket.drop();
+        await until(() => t.app.socket?.state === "connecting");
+      }
+      await t.app.socket?.whenConnected();
+      const at = fake.callsTo("apps.connections.open").map((c) => c.at);
+      expect(at).toHaveLength(6);
+      const gaps = at.slice(1).map((x, i) => x - (at[i] as number));
+      // With no jitter drawn: 10, 20, 40, 80, 160, 320 ms; a reset at every hello kept them all at 10 ms (a
+      // reconnect loop calling apps.connections.open as fast as Slack lets it open a socket).
+      expect(gaps.at(-1)).toBeGreaterThan((gaps[0] as number) * 4);
+      expect(gaps.at(-1)).toBeGreaterThanOrEqual(150);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("refusals are logged once, naming CHAT_APP_TOKEN", () => {
   it("a refused app token: one error, and attempts only every refusedRetryMs", async () => {
     const fake = await startFakeSlack();

@@ -15,6 +15,11 @@ export const SOCKET_DOWN_UNHEALTHY_MS = 30_000;
 export const REFUSED_RETRY_MS = 5 * 60_000;
 /** A socket that has not said hello by then is given up and another one opened. */
 const HELLO_TIMEOUT_MS = 10_000;
+/**
+ * A socket open this long counts as a recovery: the backoff starts over when it drops. One dropped sooner (a proxy
+ * or a Slack edge that cuts it right after hello) keeps backing off, or the reconnects would loop at the base delay.
+ */
+const STABLE_MS = 30_000;
 /** A replaced socket's deliveries get this long to be recorded and acknowledged before it is closed. */
 const RETIRE_DRAIN_MS = 5_000;
 /** Errors of apps.connections.open that mean the app token itself is wrong, revoked or of the wrong kind. */
@@ -40,6 +45,8 @@ export interface SocketOptions {
 interface Link {
   client: UpbeatSocketClient;
   open: boolean;
+  /** When it said hello (wall-clock ms): how long it stayed up decides whether the backoff starts over. */
+  openedAt?: number;
   retiring: boolean;
   inFlight: Set<Promise<void>>;
 }
@@ -151,7 +158,7 @@ export class SocketTransport {
       return;
     }
     link.open = true;
-    this.#failures = 0;
+    link.openedAt = Date.now();
     this.#refusalLogged = false;
     this.#downSince = undefined;
     this.#log.info("Socket Mode connected");
@@ -214,6 +221,7 @@ export class SocketTransport {
     this.#markDown();
     // A replaced socket closing, a failed attempt (handled in #connect), or a stop: nothing to do.
     if (this.#stopping || link !== this.#current || !wasOpen) return;
+    if (Date.now() - (link.openedAt ?? 0) >= STABLE_MS) this.#failures = 0;
     const delay = this.#nextDelay();
     this.#log.warn({ retryInMs: delay }, "Socket Mode: connection to Slack lost; reconnecting");
     this.#schedule(delay);

@@ -1,5 +1,8 @@
+import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { deflateRawSync } from "node:zlib";
+import { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, deflateRawSync } from "node:zlib";
 import { z } from "zod";
 
 /**
@@ -98,4 +101,19 @@ function gzipComment(head: Buffer): string | undefined {
   if (at <= 0 || at >= head.length) return undefined;
   const end = head.indexOf(0, at);
   return end < 0 ? undefined : head.toString("latin1", at, end);
+}
+
+/**
+ * Reads the whole file through gunzip (streamed, nothing kept), so a copy cut short or damaged is found before a
+ * restore changes anything: on PostgreSQL, `--clean` drops the database's tables before pg_restore reads the file.
+ * Every gzip member ends with the CRC-32 and length of its data, so a truncation or a flipped byte fails here.
+ */
+export async function checkWhole(file: string): Promise<void> {
+  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+  try {
+    await pipeline(createReadStream(file), createGunzip(), discard);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new NotABackup(`${file} is damaged or incomplete (${why}): nothing was restored; use another copy`);
+  }
 }

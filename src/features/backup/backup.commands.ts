@@ -5,7 +5,7 @@ import type { Config } from "../../config.ts";
 import { openDatabase } from "../../db/client.ts";
 import { DataDirInUse, dataDirHolder } from "../../db/data-dir-lock.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { type BackupManifest, NotABackup, readManifest } from "./backup-file.ts";
+import { type BackupManifest, checkWhole, NotABackup, readManifest } from "./backup-file.ts";
 import { buildLevel } from "./migration-level.ts";
 import { backupPglite, restorePglite } from "./pglite-backup.ts";
 import { backupPostgres, PgToolsMissing, RestoreRefused, restorePostgres } from "./postgres-backup.ts";
@@ -142,6 +142,12 @@ export async function restoreCommand(
     throw new CommandFailed(
       `${file} was made by a newer Upbeat (${manifest.upbeatVersion}, migration ${manifest.migrations.last}); this one knows migrations up to ${ours.last}: restore it with that version or newer`,
     );
+  }
+  try {
+    await checkWhole(file);
+  } catch (err) {
+    if (err instanceof NotABackup) throw new CommandFailed(err.message);
+    throw err;
   }
   const level = `migration ${manifest.migrations.last || "none"} → ${ours.last}`;
   if (dir) {

@@ -41,7 +41,8 @@ export function partialNameOf(file: string): string {
 
 /** Writes `parts` to `file` through a temporary name, synced and renamed, so a half-written file never has its name. */
 export async function writeAtomically(file: string, parts: readonly Buffer[]): Promise<void> {
-  mkdirSync(dirname(resolve(file)), { recursive: true });
+  // A folder made for it (the snapshots' <data>/backups) is the owner's alone, like the file and the database.
+  mkdirSync(dirname(resolve(file)), { recursive: true, mode: 0o700 });
   const partial = partialNameOf(file);
   const handle = await open(partial, "w", 0o600);
   try {

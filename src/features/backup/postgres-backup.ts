@@ -6,7 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Database } from "../../db/client.ts";
-import { runMigrations } from "../../db/migrate.ts";
+import { MIGRATION_LOCK_KEY, runMigrations } from "../../db/migrate.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest, manifestMember } from "./backup-file.ts";
 import { databaseLevel, upbeatVersion } from "./migration-level.ts";
@@ -94,7 +94,7 @@ export async function postgresManifest(database: Database, clock: Clock): Promis
 export async function backupPostgres(database: Database, file: string, clock: Clock): Promise<BackupManifest> {
   if (!hasTool("pg_dump")) throw new PgToolsMissing("pg_dump", "backup");
   const manifest = await postgresManifest(database, clock);
-  mkdirSync(dirname(resolve(file)), { recursive: true });
+  mkdirSync(dirname(resolve(file)), { recursive: true, mode: 0o700 });
   const partial = partialNameOf(file);
   try {
     const head = await open(partial, "w", 0o600);
@@ -119,7 +119,7 @@ export async function backupPostgres(database: Database, file: string, clock: Cl
 }
 
 /** Anything in the database besides PostgreSQL's own schemas (an empty public schema is empty). */
-async function relationCount(database: Database): Promise<number> {
+async function relationCount(database: Pick<Database, "query">): Promise<number> {
   const [row] = await database.query<{ n: number | string }>(
     `select count(*) as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'`,
@@ -129,7 +129,7 @@ async function relationCount(database: Database): Promise<number> {
 }
 
 /** Drops what Upbeat keeps in the database: its tables in public, and the pg-boss and drizzle schemas. */
-export async function dropUpbeatObjects(database: Database): Promise<void> {
+export async function dropUpbeatObjects(database: Pick<Database, "query">): Promise<void> {
   await database.query("drop schema if exists pgboss cascade", []);
   await database.query("drop schema if exists drizzle cascade", []);
   const found = await database.query<{ kind: string; name: string }>(
@@ -149,10 +149,37 @@ export async function dropUpbeatObjects(database: Database): Promise<void> {
  * must be empty, or `clean` drops Upbeat's objects first; no other session may be connected (a running instance
  * would write into a half-restored database). pg_restore runs in one transaction: if it fails, nothing of the
  * backup is left (after `clean`, the database is then empty).
+ *
+ * From the first check to the end of pg_restore this session holds the lock every instance migrates under at start:
+ * one starting meanwhile connects after the check, and would otherwise migrate beside pg_restore's transaction.
+ * It waits instead, then finds the restored database (and migrates it, if it is the newer version).
  */
 export async function restorePostgres(database: Database, file: string, opts: { clean: boolean }): Promise<void> {
   if (!hasTool("pg_restore")) throw new PgToolsMissing("pg_restore", "restore");
-  const [others] = await database.query<{ n: number | string }>(
+  const client = await database.pool!.connect();
+  const session = {
+    query: async <T>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[],
+  };
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      await restoreLocked(session, database.url, file, opts);
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    client.release();
+  }
+  await runMigrations(database);
+}
+
+async function restoreLocked(
+  session: Pick<Database, "query">,
+  url: string,
+  file: string,
+  opts: { clean: boolean },
+): Promise<void> {
+  const [others] = await session.query<{ n: number | string }>(
     `select count(*) as n from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
     [],
@@ -162,18 +189,18 @@ export async function restorePostgres(database: Database, file: string, opts: { 
       `${others?.n} other session(s) are connected to this database: stop every Upbeat instance using it, then restore`,
     );
   }
-  if ((await relationCount(database)) > 0) {
+  if ((await relationCount(session)) > 0) {
     if (!opts.clean) {
       throw new RestoreRefused(
         "the database is not empty: restore into a new empty database (createdb …, then point DATABASE_URL at it), or add --clean to drop Upbeat's tables in it first",
       );
     }
-    await dropUpbeatObjects(database);
-    const left = await relationCount(database);
+    await dropUpbeatObjects(session);
+    const left = await relationCount(session);
     if (left > 0)
       throw new RestoreRefused(`--clean left ${left} objects that are not Upbeat's: restore into a new empty database`);
   }
-  const { dbname, env } = connection(database.url);
+  const { dbname, env } = connection(url);
   const gunzip = createGunzip();
   const reading = pipeline(createReadStream(file), gunzip);
   const restoring = run(
@@ -185,5 +212,4 @@ export async function restorePostgres(database: Database, file: string, opts: { 
   const [restored, read] = await Promise.allSettled([restoring, reading]);
   if (restored.status === "rejected") throw restored.reason;
   if (read.status === "rejected") throw read.reason;
-  await runMigrations(database);
 }
