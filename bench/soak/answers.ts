@@ -11,7 +11,7 @@ import { expectStatus } from "./stats.ts";
 import { buttonPayload, interactionRequest, messageTs, modalSubmission, type Team } from "./world.ts";
 
 /** Text of the ask DM (src/features/standups/messages.ts askMessage). */
-const ASK_PREFIX = "Time for standup in #";
+const ASK_PREFIX = "Time for standup in <#";
 /** The questions every soak and seeded schedule asks (the three built-in ones). */
 const QUESTIONS = 3;
 const MOODS = ["😀", "🙂", "😐", "😕", "😫"];
@@ -88,7 +88,7 @@ export class Participants {
         teamId: team.id,
         userId,
         runId,
-        channelId: c.args.text.slice(ASK_PREFIX.length),
+        channelId: c.args.text.slice(ASK_PREFIX.length).replace(/>$/, ""),
         at: c.at,
       };
       this.counts.asks += 1;

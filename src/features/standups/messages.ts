@@ -72,7 +72,8 @@ export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
     ? `Or answer here in this chat once you have finished ${opts.waitingFor}: I will ask these questions then, one at a time.`
     : `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.`;
   return fitMessage({
-    text: `Time for standup in #${run.channelId}`,
+    // The notification's text: Slack shows a channel mention as the channel's name (a bare id would show as an id).
+    text: `Time for standup in <#${run.channelId}>`,
     blocks: [
       section(`:wave: Time for ${what} (${prettyDate(run.localDate)}).`),
       ...sections(run.questions.map((q, i) => `*${i + 1}.* ${slackEscape(q)}`).join("\n")),
