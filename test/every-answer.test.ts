@@ -187,16 +187,19 @@ describe("every answer, labelled, in every view", async () => {
       "schedule_id",
       "standup_name",
       ...[1, 2, 3, 4, 5, 6].flatMap((n) => [`question_${n}`, `answer_${n}`]),
+      "mood_score",
     ]);
     const ana = data.find((r) => r[1] === "U0ANA")!;
     expect(ana.slice(3, 6)).toEqual([ANA[0], ANA[1], ANA[3]]);
-    expect(ana.slice(8)).toEqual([retroId, "Sprint retro", ...RETRO.flatMap((q, i) => [q, ANA[i]])]);
+    // No mood chosen: mood_score is empty.
+    expect(ana.slice(8)).toEqual([retroId, "Sprint retro", ...RETRO.flatMap((q, i) => [q, ANA[i]]), ""]);
     const cat = data.find((r) => r[1] === "U0CAT")!;
     expect(cat.slice(8)).toEqual([
       dailyId,
       "#daily standup",
       ...DAILY.flatMap((q, i) => [q, CAT[i]]),
       ...["", "", "", "", "", ""],
+      "",
     ]);
   });
 

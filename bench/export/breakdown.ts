@@ -28,6 +28,7 @@ import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { type Database, type Db, type Executor, openDatabase, rows } from "../../src/db/client.ts";
+import { DASH_FORMULA } from "../../src/features/insights/csv.ts";
 import { copyCsv, csvChunks, exportRows } from "../../src/features/insights/index.ts";
 import { cpuMs, fmtInt, percentiles, table } from "../seed/harness.ts";
 
@@ -47,9 +48,10 @@ const TEAM = args.team;
 const FROM = "2000-01-01";
 const TO = "2100-01-01";
 
-/** csv.ts's csvCell in SQL: formula guard (leading = + - @ tab CR gets a '), then RFC 4180 quoting. */
+/** csv.ts's csvCell in SQL: formula guard (looksLikeFormula: = + @ tab CR, or - and DASH_FORMULA), then RFC 4180 quoting. */
 function csvCellSql(expr: string): string {
-  const guarded = `(case when ${expr} ~ '^[=+\\-@\\t\\r]' then '''' || ${expr} else ${expr} end)`;
+  const formula = `ascii(${expr}) in (9, 13, 43, 61, 64) or (ascii(${expr}) = 45 and ${expr} ~ '${DASH_FORMULA}')`;
+  const guarded = `(case when ${formula} then '''' || ${expr} else ${expr} end)`;
   return `(case when ${guarded} ~ '[",\\r\\n]' then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
 }
 

@@ -1,5 +1,9 @@
-/** A small RFC 4180 parser, to read back what the CSV export wrote. */
+/**
+ * A small RFC 4180 parser, to read back what the CSV export wrote. A leading byte order mark is skipped, as
+ * spreadsheets and csv-parse skip it (tests that care assert the bytes themselves).
+ */
 export function parseCsv(text: string): string[][] {
+  if (text.startsWith("\ufeff")) text = text.slice(1);
   const out: string[][] = [];
   let row: string[] = [];
   let cell = "";

@@ -7,7 +7,7 @@ import { useTestApp } from "../../../test/support/app.ts";
 import { parseCsv } from "../../../test/support/csv.ts";
 import { rows } from "../../db/client.ts";
 import { responses, schedules, standupRuns } from "../../db/schema.ts";
-import { crlfRecords } from "./csv.ts";
+import { crlfRecords, looksLikeFormula } from "./csv.ts";
 import { copyCsv } from "./export.copy.ts";
 import { csvChunks } from "./export.routes.ts";
 import type { Filters } from "./filters.repo.ts";
@@ -210,13 +210,14 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
     const csv = (await download("from=2026-01-01&to=2026-12-31")).toString("utf8");
     expect(csv.endsWith("\r\n")).toBe(true);
     expect(csv.split("\r\n")[0]).toBe(
-      "standup_date,user_id,real_name,yesterday,today,blockers,mood,submitted_at,schedule_id,standup_name," +
-        Array.from({ length: 7 }, (_, i) => `question_${i + 1},answer_${i + 1}`).join(","),
+      "\ufeffstandup_date,user_id,real_name,yesterday,today,blockers,mood,submitted_at,schedule_id,standup_name," +
+        Array.from({ length: 7 }, (_, i) => `question_${i + 1},answer_${i + 1}`).join(",") +
+        ",mood_score",
     );
     const table = parseCsv(csv);
     expect(table).toHaveLength(1 + values.length - 1);
     expect(table.some((r) => r.includes("U0OTHER"))).toBe(false);
-    const guard = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+    const guard = (s: string) => (looksLikeFormula(s) ? `'${s}` : s);
     const first = table[1]!;
     expect(first.slice(0, 10)).toEqual([
       "2026-03-02",
@@ -224,15 +225,19 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
       'Ann "The Hammer" O\'Neil, PhD',
       "'=SUM(A1)",
       "'+1",
-      "'-1",
+      "-1",
       "😀",
       values[0]!.submittedAt.toISOString().replace(/\.\d{3}Z$/, "Z"),
       "S0UNNAMED",
       "#eng-daily standup",
     ]);
-    expect(first.slice(10)).toEqual(
-      [...SIX.map((q, i) => q || `Question ${i + 1}`), "Question 7"].flatMap((q, i) => [guard(q), guard(TRICKY[i]!)]),
-    );
+    expect(first.slice(10)).toEqual([
+      ...[...SIX.map((q, i) => q || `Question ${i + 1}`), "Question 7"].flatMap((q, i) => [
+        guard(q),
+        guard(TRICKY[i]!),
+      ]),
+      "5",
+    ]);
     const emoji = table[2]!;
     expect(emoji.slice(1, 7)).toEqual([
       "U0EMOJI",
@@ -242,10 +247,10 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
       "crlf\r\ninside",
       "",
     ]);
-    expect(emoji.slice(-2)).toEqual(["", ""]);
-    expect(table[3]!.slice(2, 6)).toEqual(["'@admin", "'=1+2", "'-", "'@here\ttab"]);
+    expect(emoji.slice(-3)).toEqual(["", "", ""]);
+    expect(table[3]!.slice(2, 6)).toEqual(["'@admin", "'=1+2", "-", "'@here\ttab"]);
     const sparse = table[4]!;
-    expect(sparse.slice(6, 7)).toEqual(["'-"]);
+    expect(sparse.slice(6, 7)).toEqual(["-"]);
     expect(sparse.slice(10, 18)).toEqual([
       "'=What shipped?",
       "only",
@@ -256,7 +261,8 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
       'Any "blockers"?',
       "",
     ]);
-    expect(sparse.slice(18)).toEqual(["Line\nbreak question", "", "Mood words", "", "", ""]);
+    // A mood that is not one of the scale's emoji has no score.
+    expect(sparse.slice(18)).toEqual(["Line\nbreak question", "", "Mood words", "", "", "", ""]);
     expect(table.find((r) => r[1] === "U0GONE")!.slice(2, 3)).toEqual([""]);
     const byStandup = table.slice(1).map((r) => r[9]);
     expect(byStandup).toEqual([
@@ -285,6 +291,10 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
     }
     const single = await collect(Readable.from([...bytes].map((b) => Buffer.from([b]))).pipe(crlfRecords()));
     expect(single.toString()).toBe(want);
+    // The prefix (the byte order mark) goes first, once, and alone when nothing follows.
+    const bom = await collect(Readable.from([bytes.subarray(0, 5), bytes.subarray(5)]).pipe(crlfRecords("\ufeff")));
+    expect(bom.toString()).toBe(`\ufeff${want}`);
+    expect((await collect(Readable.from([]).pipe(crlfRecords("\ufeff")))).toString()).toBe("\ufeff");
   });
 
   it("a client that goes away mid-download leaves no connection behind (the next download works)", async () => {
@@ -324,7 +334,7 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
     }
     const csv = (await download("from=2026-01-01&to=2026-12-31")).toString("utf8");
     expect(csv.match(/,U0BIG\d+,/g)).toHaveLength(bigRows);
-    expect(csv.endsWith("run without schedule,,,,,,,,,,,,\r\n")).toBe(true);
+    expect(csv.endsWith("run without schedule,,,,,,,,,,,,,5\r\n")).toBe(true);
   });
 
   it("more downloads at once than COPY may hold connections for still all arrive, the rest by keyset pages", async () => {

@@ -2,9 +2,10 @@ import { pipeline, type Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
 import type pg from "pg";
 import { copyOut } from "../../db/copy.ts";
-import { crlfRecords } from "./csv.ts";
+import { CSV_BOM, crlfRecords, DASH_FORMULA } from "./csv.ts";
 import { csvHeader, exportAnswerPairs } from "./export.routes.ts";
 import { type Filters, responseFilter } from "./filters.repo.ts";
+import { MOOD_SCORE } from "./insights.service.ts";
 
 /**
  * The CSV export on a PostgreSQL server: one `COPY (SELECT …) TO STDOUT (FORMAT csv, HEADER)` whose SELECT computes
@@ -14,10 +15,14 @@ import { type Filters, responseFilter } from "./filters.repo.ts";
  *   String.prototype.trim removes, else "#<channel name or id> standup", channel names passed in as JSON); each
  *   question/answer pair is labelAnswers() ("Question N" for a missing or empty question, "" for an answer that is
  *   not a string, "" for both past the response's own count);
- * - the formula guard: a value starting with = + - @ tab or CR gets a leading ' (ascii() of its first character);
+ * - the formula guard (looksLikeFormula): a value starting with = + @ tab or CR gets a leading ' (ascii() of its
+ *   first character), one starting with - when it also matches DASH_FORMULA, the same pattern in the syntax both
+ *   regular expression engines share (only dash-led values run it);
+ * - mood_score: a CASE over MOOD_SCORE, as moodScoreCell;
  * - quoting: COPY's CSV quotes exactly the values csvCell quotes (those with , " CR or LF, quotes doubled), except
  *   that it writes an empty string as "" — so every empty value is sent as NULL, which COPY writes as nothing;
- * - line endings: COPY ends records with LF; crlfRecords() makes that CRLF, as csvLine ends its lines.
+ * - line endings: COPY ends records with LF; crlfRecords() makes that CRLF, as csvLine ends its lines, and sends
+ *   the byte order mark first, as csvChunks does.
  */
 
 /** What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), for btrim(). */
@@ -27,7 +32,8 @@ const JS_TRIM =
 /** csvCell's value for COPY: the formula guard, and NULL for an empty value (COPY would write it as ""). */
 const cell = (column: string) => {
   const v = sql.raw(`v.${column}`);
-  return sql`case when ascii(${v}) in (9, 13, 43, 45, 61, 64) then '''' || ${v} else nullif(${v}, '') end as ${sql.identifier(column)}`;
+  return sql`case when ascii(${v}) in (9, 13, 43, 61, 64) or (ascii(${v}) = 45 and ${v} ~ ${DASH_FORMULA}) then '''' || ${v}
+               else nullif(${v}, '') end as ${sql.identifier(column)}`;
 };
 
 /** The COPY statement of one export; `pairs` question/answer columns (exportAnswerPairs). */
@@ -63,7 +69,11 @@ export function copyCsvStatement(
                nullif(btrim(coalesce(s.name, ''), ${JS_TRIM}), ''),
                '#' || coalesce(${names}::jsonb ->> c.channel_id, c.channel_id) || ' standup'
              ) as standup_name
-             ${sql.join(qa, sql``)}
+             ${sql.join(qa, sql``)},
+             case r.mood ${sql.join(
+               Object.entries(MOOD_SCORE).map(([mood, score]) => sql`when ${mood} then ${String(score)}`),
+               sql` `,
+             )} else '' end as mood_score
       from responses r
       left join members m on m.team_id = r.team_id and m.user_id = r.user_id
       left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id
@@ -94,5 +104,5 @@ export async function copyCsv(
     return copyCsvStatement(teamId, from, to, f, pairs, channels);
   });
   // pipeline: destroying the result (the client went away) destroys the COPY stream, which closes its connection.
-  return pipeline(copy, crlfRecords(), () => {});
+  return pipeline(copy, crlfRecords(CSV_BOM), () => {});
 }

@@ -8,10 +8,10 @@ import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { resolveWindow, workspaceToday } from "../calendar/index.ts";
 import { displayName } from "../schedules/index.ts";
-import { csvLine } from "./csv.ts";
+import { CSV_BOM, csvLine } from "./csv.ts";
 import { copyCsv } from "./export.copy.ts";
 import type { Filters } from "./filters.repo.ts";
-import { resolveFilters } from "./insights.service.ts";
+import { MOOD_SCORE, resolveFilters } from "./insights.service.ts";
 import { labelAnswers, namesFor } from "./responses.presenter.ts";
 
 /** The spec's columns, in its order; the standup and every question with its answer follow (csvHeader). */
@@ -48,11 +48,17 @@ interface ExportRow {
 /**
  * The header: the spec's eight columns, then schedule_id and standup_name, then question_1, answer_1, …
  * question_N, answer_N for the most questions any exported response has: one row per response, each answer
- * beside the question it was asked with, so a spreadsheet can filter and sort by column.
+ * beside the question it was asked with, so a spreadsheet can filter and sort by column. mood_score comes last:
+ * added after every column that already existed, so none moves for a sheet or script that reads by position.
  */
 export function csvHeader(pairs: number): string[] {
   const qa = Array.from({ length: pairs }, (_, i) => [`question_${i + 1}`, `answer_${i + 1}`]).flat();
-  return [...CSV_COLUMNS, "schedule_id", "standup_name", ...qa];
+  return [...CSV_COLUMNS, "schedule_id", "standup_name", ...qa, "mood_score"];
+}
+
+/** The mood as a number a spreadsheet can average: 😀 5 … 😫 1 (MOOD_SCORE); "" without a mood or for another value. */
+export function moodScoreCell(mood: string): number | "" {
+  return Object.hasOwn(MOOD_SCORE, mood) ? MOOD_SCORE[mood]! : "";
 }
 
 function csvCells(r: ExportRow, pairs: number, channels?: ReadonlyMap<string, string>): unknown[] {
@@ -63,6 +69,7 @@ function csvCells(r: ExportRow, pairs: number, channels?: ReadonlyMap<string, st
     r.schedule_id,
     displayName({ name: r.schedule_name, channelId: r.channel_id }, channels),
     ...qa,
+    moodScoreCell(r.mood),
   ];
 }
 
@@ -134,7 +141,7 @@ export async function* csvChunks(
   channels?: ReadonlyMap<string, string>,
 ): AsyncGenerator<string> {
   const pairs = await exportAnswerPairs(ex, teamId, from, to, f);
-  yield csvLine(csvHeader(pairs));
+  yield CSV_BOM + csvLine(csvHeader(pairs));
   for await (const batch of exportRows(ex, teamId, from, to, f)) {
     // Small chunks: one large string per batch stays in V8's large-object space until a full GC.
     for (let i = 0; i < batch.length; i += CHUNK_ROWS) {
@@ -171,8 +178,12 @@ export function exportRoutes(app: App, deps: Deps): void {
         response: {
           200: {
             description:
-              `RFC 4180 CSV, UTF-8, columns ${CSV_COLUMNS.join(", ")}, then schedule_id, standup_name and ` +
-              "question_1, answer_1, … question_N, answer_N up to the most questions of any exported response",
+              `RFC 4180 CSV, UTF-8 starting with a byte order mark (EF BB BF, so Excel reads it as UTF-8), columns ${CSV_COLUMNS.join(", ")}, ` +
+              "then schedule_id, standup_name and question_1, answer_1, … question_N, answer_N up to the most questions of " +
+              "any exported response, then mood_score (the mood as a number, 😀 5 … 😫 1; empty without a mood). A cell a " +
+              "spreadsheet would run as a formula (starting with = + @ tab or CR, or - followed by a name, reference, " +
+              "function or expression such as -A1, -SUM( or -1+2) gets a leading '; plain text such as -, - item or -5 is " +
+              "sent as it is",
             content: { "text/csv": { schema: z.string() } },
           },
           ...sessionErrors,

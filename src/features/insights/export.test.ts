@@ -64,6 +64,7 @@ describe("CSV export", async () => {
       "answer_2",
       "question_3",
       "answer_3",
+      "mood_score",
     ]);
     expect(rows).toHaveLength(3);
     const emoji = rows.find((r) => r[1] === "U0EMOJI")!;
@@ -75,7 +76,8 @@ describe("CSV export", async () => {
       "What are you working on today?",
       "'@everyone meeting",
       "Any blockers?",
-      "'-",
+      "-",
+      "1",
     ]);
   });
 
@@ -94,7 +96,7 @@ describe("CSV export", async () => {
       "2026-03-03T09:15:30Z",
     ]);
     const emoji = rows.find((r) => r[1] === "U0EMOJI")!;
-    expect(emoji.slice(2, 7)).toEqual(["Zoë 🚀", "'+1 to the plan", "'@everyone meeting", "'-", "😫"]);
+    expect(emoji.slice(2, 7)).toEqual(["Zoë 🚀", "'+1 to the plan", "'@everyone meeting", "-", "😫"]);
     expect(res.rawPayload.toString("utf8")).toContain("Zoë 🚀");
   });
 
