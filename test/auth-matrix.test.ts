@@ -35,16 +35,46 @@ describe("auth on every protected route", async () => {
     }
   });
 
+  const asMember = (r: { method: string; url: string }, cookie = member) =>
+    t.inject({
+      method: r.method as "GET",
+      url: path(r.url),
+      headers: { cookie, "content-type": "application/json" },
+      payload: r.method === "GET" || r.method === "DELETE" ? undefined : "{}",
+    });
+
   it("answers 403 {error: Admin required} to a member on admin routes", async () => {
     for (const r of api.filter((x) => x.admin)) {
-      const res = await t.inject({
-        method: r.method as "GET",
-        url: path(r.url),
-        headers: { cookie: member, "content-type": "application/json" },
-        payload: r.method === "GET" || r.method === "DELETE" ? undefined : "{}",
-      });
+      const res = await asMember(r);
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
       expect(res.json(), `${r.method} ${r.url}`).toEqual({ error: "Admin required" });
     }
+  });
+
+  // The spec fixes the error text for every admin-only endpoint; the Celebrations ones say which admin beside it.
+  it("answers the same 403 {error: Admin required} on the routes for workspace or Celebrations admins", async () => {
+    const celebrations = api.filter((x) => x.celebrationsAdmin);
+    expect(celebrations.length).toBeGreaterThanOrEqual(8);
+    for (const r of celebrations) {
+      const res = await asMember(r);
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+      expect(res.json(), `${r.method} ${r.url}`).toEqual({
+        error: "Admin required",
+        detail: "Workspace admin or Celebrations admin required",
+      });
+    }
+  });
+
+  // Catches a route that refuses members in its own code without being listed as admin-only above.
+  it("never answers a member 403 with another error text, on any route", async () => {
+    const fresh = await t.signIn("T0AUTH", "U0PLAIN");
+    const refused: string[] = [];
+    for (const r of api.filter((x) => x.url !== "/dashboard/api/logout")) {
+      const res = await asMember(r, fresh);
+      if (res.statusCode !== 403) continue;
+      refused.push(`${r.method} ${r.url}`);
+      expect(res.json().error, `${r.method} ${r.url}`).toBe("Admin required");
+    }
+    expect(refused.length).toBeGreaterThanOrEqual(api.filter((x) => x.admin || x.celebrationsAdmin).length);
   });
 });

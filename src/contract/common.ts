@@ -7,7 +7,13 @@ import { z } from "zod";
  */
 
 export const errorBody = z
-  .object({ error: z.string().describe("What went wrong, for people") })
+  .object({
+    error: z.string().describe("What went wrong, for people"),
+    detail: z
+      .string()
+      .optional()
+      .describe('More specific than `error` where the spec fixes it (e.g. "Admin required")'),
+  })
   .meta({ id: "Error", description: 'Every failure of the JSON API: `{"error": "..."}`' });
 
 export const okBody = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });

@@ -46,10 +46,22 @@ const OPEN_RULE =
 
 const participationCounts = {
   submitted: z.number().int().describe("Members who answered"),
-  total: z.number().int().describe(`Members asked. ${OPEN_RULE}`),
-  pct: z.number().int().describe("round(100 × submitted / total), 0 when total is 0"),
-  open: z.boolean().describe("A run is still open: the numbers are answered so far"),
-  awaiting: z.number().int().describe("Members asked in a run still open who have not answered yet (not in total)"),
+  total: z
+    .number()
+    .int()
+    .describe("Members asked (open run or not; members not asked yet and members away are not in it)"),
+  pct: z
+    .number()
+    .int()
+    .describe("round(100 × submitted / total), 0 when total is 0; while open is true, answered so far"),
+  open: z.boolean().describe("A run is still open: pct is answered so far, not a final figure"),
+  awaiting: z
+    .number()
+    .int()
+    .describe(
+      "Members asked whose run (or own window) is still open and who have not answered yet: in total, but nobody " +
+        "counts them as missed (window figures, streaks and rules leave them out)",
+    ),
 };
 
 export const standupParticipation = z
@@ -162,7 +174,13 @@ export const analytics = z
       overall_avg: z.number(),
       trend: z.enum(["up", "down", "flat"]),
     }),
-    participation: z.object({ daily: z.array(participationRow), overall_pct: z.number().int() }),
+    participation: z.object({
+      daily: z.array(participationRow),
+      overall_pct: z
+        .number()
+        .int()
+        .describe("round(100 × Σ submitted / Σ (total − awaiting)): nobody still awaiting an open run is missed"),
+    }),
     members: z.array(memberParticipation),
     blockers: z.object({
       total: z.number().int(),

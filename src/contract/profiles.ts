@@ -43,10 +43,13 @@ export const profileImportResult = z
     counts: z.object({
       ready: z.number().int().describe("Rows that change a profile (saved unless preview)"),
       unchanged: z.number().int(),
-      kept: z.number().int().describe("Rows left alone: the member wrote the profile and overwrite is false"),
+      kept: z
+        .number()
+        .int()
+        .describe("Rows left alone, profile whole (not written): a date in it is the member's and overwrite is false"),
       unmatched: z.number().int().describe("No active member has that e-mail address"),
       invalid: z.number().int(),
-      written: z.number().int().describe("Profiles saved; always 0 in a preview"),
+      written: z.number().int().describe("Profiles saved (the ready rows; never a kept one); always 0 in a preview"),
     }),
     rows: z.array(profileImportRow),
   })

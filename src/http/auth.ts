@@ -32,6 +32,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Route needs role admin. */
     admin?: boolean;
+    /** Route needs a workspace admin or a Celebrations admin (its own hook checks; listed for the auth matrix). */
+    celebrationsAdmin?: boolean;
     /** Route under /dashboard/api that works without a session. */
     public?: boolean;
   }

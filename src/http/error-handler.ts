@@ -40,7 +40,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) req.log.error({ err: err.message, code: err.code }, "request failed");
-      return reply.status(err.status).send({ error: err.message });
+      return reply
+        .status(err.status)
+        .send(err.detail === undefined ? { error: err.message } : { error: err.message, detail: err.detail });
     }
     const status = typeof err.statusCode === "number" ? err.statusCode : 500;
     if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) {

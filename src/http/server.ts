@@ -35,6 +35,8 @@ export interface RouteInfo {
   method: string;
   url: string;
   admin: boolean;
+  /** Refused to plain members although not `admin`: a Celebrations admin may call it too. */
+  celebrationsAdmin: boolean;
 }
 
 declare module "fastify" {
@@ -85,7 +87,13 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
       throw new Error(`route ${String(r.method)} ${r.url} declares no response schema`);
     }
     for (const method of [r.method].flat()) {
-      if (method !== "HEAD") routeList.push({ method, url: r.url, admin: Boolean(r.config?.admin) });
+      if (method !== "HEAD")
+        routeList.push({
+          method,
+          url: r.url,
+          admin: Boolean(r.config?.admin),
+          celebrationsAdmin: Boolean(r.config?.celebrationsAdmin),
+        });
     }
   });
   // One observation per request, labelled by the route pattern (never the raw URL: ids and tokens stay out).

@@ -70,9 +70,9 @@ export const getTodayStandups = defineTool({
   title: "Today's standup responses",
   description:
     "Every standup response submitted today (the date in the workspace timezone), with today's participation: " +
-    "how many members answered (submitted), how many count as asked (total) and pct. While a standup is still " +
-    "open (open: true) nobody has missed it yet: total counts only who answered so far, and awaiting is how many " +
-    `others may still answer. ${RESPONSE_FIELDS} participation is null when no standup ran today.`,
+    "how many members answered (submitted), how many were asked (total) and pct (submitted / total). While a " +
+    "standup is still open (open: true) pct is answered so far and awaiting is how many of total have not " +
+    `answered yet: nobody has missed it yet. ${RESPONSE_FIELDS} participation is null when no standup ran today.`,
   input: { schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
     const [date, f] = await Promise.all([workspaceToday(ctx.deps, ctx.teamId), toolFilters(ctx, args)]);

@@ -219,11 +219,11 @@ describe("MCP tools over a real HTTP server", async () => {
 
   it("get_today_standups returns today's submissions and the participation so far of the open run", async () => {
     const { json } = await call("get_today_standups");
-    // Today's run closes at midnight: Cat has not missed it yet, only the two answers so far count.
+    // Today's run closes at midnight: all three were asked, two answered so far, Cat has not missed it yet.
     expect(json).toMatchObject({
       date: TODAY,
       count: 2,
-      participation: { submitted: 2, total: 2, pct: 100, open: true, awaiting: 1 },
+      participation: { submitted: 2, total: 3, pct: 67, open: true, awaiting: 1 },
     });
     expect((json.standups as { user_id: string }[]).map((s) => s.user_id)).toEqual(["U0ANA", "U0BEN"]);
   });
@@ -241,7 +241,8 @@ describe("MCP tools over a real HTTP server", async () => {
 
   it("get_participation gives daily rows, the overall percentage and a per-member breakdown", async () => {
     const { json } = await call("get_participation", { days: 3 });
-    // Today's run is still open: its answers so far count, Cat is awaited, not missing.
+    // Today's run is still open: its row counts all three asked (67 % so far), but Cat is awaited, not missing:
+    // the window's 6 answers of the 8 that count.
     expect(json).toMatchObject({ from: "2026-03-02", to: TODAY, days: 3, overall_pct: 75 });
     expect(json.daily).toEqual([
       {
@@ -265,11 +266,11 @@ describe("MCP tools over a real HTTP server", async () => {
       {
         date: TODAY,
         submitted: 2,
-        total: 2,
-        pct: 100,
+        total: 3,
+        pct: 67,
         open: true,
         awaiting: 1,
-        standups: [{ schedule_id: scheduleA, submitted: 2, total: 2, pct: 100, open: true, awaiting: 1 }],
+        standups: [{ schedule_id: scheduleA, submitted: 2, total: 3, pct: 67, open: true, awaiting: 1 }],
       },
     ]);
     const ana = (json.members as { user_id: string }[]).find((m) => m.user_id === "U0ANA");

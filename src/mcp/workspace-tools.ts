@@ -22,11 +22,12 @@ export const getParticipation = defineTool({
   title: "Participation statistics",
   description:
     "How reliably members answer their standups. daily: one row per day that had a standup, with total (members " +
-    "asked), submitted (members who answered), pct, open and awaiting. overall_pct: answered / asked over the " +
-    "whole window. members: per member asked, submitted, pct, current_streak (standups answered in a row, newest " +
-    "first) and blockers (responses that reported one). Percentages are whole numbers 0 to 100. A standup still " +
-    "open is not a miss: until it closes only who answered so far counts (open: true; awaiting: members who may " +
-    "still answer), so it neither lowers pct nor breaks a streak.",
+    "asked), submitted (members who answered), pct (submitted / total), open and awaiting. While a standup is " +
+    "still open (open: true) its pct is answered so far and awaiting is how many of total have not answered yet. " +
+    "overall_pct: answered / asked over the whole window, leaving out who is still awaiting. members: per member " +
+    "asked, submitted, pct, current_streak (standups answered in a row, newest first) and blockers (responses " +
+    "that reported one). Percentages are whole numbers 0 to 100. A standup still open is not a miss: awaiting " +
+    "members lower neither overall_pct nor a member's pct, and break no streak.",
   input: { days: daysArg(7, "Standups from this window count."), schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
     const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);

@@ -141,13 +141,23 @@ describe.runIf(hasChromium)("views per standup in a real browser", () => {
     // A day holds one group per standup; today's say "so far".
     const today = page.locator("details.day").first();
     expect(await today.locator("details.standup-group").count()).toBe(2);
-    expect(await today.getByText("3 answered so far, 37 still to answer").count()).toBe(1);
+    expect(await today.getByText("8% so far · 37 awaiting (3 of 40 answered)").count()).toBe(1);
     // Folding a day hides its answers.
     const answersInDay = await today.locator("article.answer").count();
     expect(answersInDay).toBe(4);
     await today.locator("summary.day-head").click();
     await expect.poll(() => today.locator("article.answer:visible").count()).toBe(0);
     await page.screenshot({ path: join(OUTPUT, "reports-grouped.png"), fullPage: false });
+    await page.close();
+  });
+
+  it("analytics labels today's open figure as so far, with who is still awaited", async () => {
+    const page = await signedInPage("/analytics");
+    // Today: 42 asked over both standups, 4 answered so far; the other 38 are awaited, not missed.
+    await expect
+      .poll(() => page.locator(".open-day").textContent(), { timeout: 15_000 })
+      .toMatch(/: 10% so far · 38 awaiting \(4 of 42 answered\)$/);
+    expect(await page.getByText("38 still awaiting, not counted yet", { exact: false }).count()).toBe(1);
     await page.close();
   });
 

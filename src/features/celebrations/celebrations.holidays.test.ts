@@ -116,7 +116,10 @@ describe("holidays by workspace admins and by Celebrations admins", async () => 
     expect(refused.json()).toEqual({ error: "Admin required" });
     const byMember = await call("DELETE", `${API}/holidays/2026-05-04`, s.member);
     expect(byMember.statusCode).toBe(403);
-    expect(byMember.json()).toEqual({ error: "Workspace admin or Celebrations admin required" });
+    expect(byMember.json()).toEqual({
+      error: "Admin required",
+      detail: "Workspace admin or Celebrations admin required",
+    });
     expect((await list()).map((h: { date: string }) => h.date)).toEqual(["2026-05-01", "2026-05-04", "2026-05-05"]);
 
     expect((await call("DELETE", `${API}/holidays/2026-05-04`, s.celeb)).json()).toEqual({ ok: true });

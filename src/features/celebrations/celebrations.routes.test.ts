@@ -91,7 +91,7 @@ describe("Celebrations endpoints", async () => {
     for (const [method, url, body] of managed) {
       const res = await call(method, url, member, body);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json().error).toBe("Workspace admin or Celebrations admin required");
+      expect(res.json()).toEqual({ error: "Admin required", detail: "Workspace admin or Celebrations admin required" });
     }
     // Nothing was written by the refused calls.
     expect((await call("GET", `${API}/holidays`, member)).json()).toEqual([]);
@@ -202,7 +202,10 @@ describe("Celebrations endpoints", async () => {
     // Who may read everyone's birthdays is a workspace admin's decision, not a Celebrations admin's.
     const grant = await call("PUT", `${API}/settings`, celeb, { ...valid, admins: [CELEB, MEMBER] });
     expect(grant.statusCode).toBe(403);
-    expect(grant.json().error).toBe("admins: only a workspace admin can change who the Celebrations admins are");
+    expect(grant.json()).toEqual({
+      error: "Admin required",
+      detail: "admins: only a workspace admin can change who the Celebrations admins are",
+    });
     // Two saves at once, each leaving out what the other changes, both count.
     const [a, b] = await Promise.all([
       call("PUT", `${API}/settings`, admin, { ...valid, post_time: "08:15" }),

@@ -60,6 +60,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/settings",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "Save the Celebrations settings; channel_id, timezone and working_days are required",
         body: settingsInput,
@@ -73,6 +74,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/calendar",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "Save the workspace calendar (timezone and working days) without setting up Celebrations",
         description:
@@ -100,6 +102,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/holidays",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "Add a holiday, or rename the one on that date",
         description:
@@ -118,6 +121,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/holidays/:date",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "Remove the holiday on that YYYY-MM-DD date",
         description: "A holiday that standups skip can only be removed by a workspace admin (403 Admin required).",
@@ -140,6 +144,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/holidays/import",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary:
           "Import holidays from CSV (header date,name; at most 5,000 rows); preview (default true) writes nothing",
@@ -155,6 +160,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/upcoming",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "Every celebration from today through the next 29 days, and the day each is posted",
         response: { 200: z.array(upcomingCelebration), ...managerErrors },
@@ -167,6 +173,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/ask-dates",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "How many people the ask-for-dates DM would reach now, and its text; sends nothing",
         response: { 200: askDatesPreviewBody, ...managerErrors },
@@ -179,6 +186,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
     "/dashboard/api/celebrations/ask-dates",
     {
       onRequest: manager,
+      config: { celebrationsAdmin: true },
       schema: {
         summary: "DM everyone still missing dates (at most once per person per 30 days)",
         response: {

@@ -3,7 +3,7 @@ import { findActiveInstallation } from "../../chat/installations.repo.ts";
 import { postKey } from "../../chat/post-keys.ts";
 import type { Executor } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
-import { badRequest, conflict, forbidden } from "../../http/errors.ts";
+import { adminRequired, badRequest, conflict } from "../../http/errors.ts";
 import { holidaysBetween, readCalendar, saveCalendar, shiftDate, todayIn } from "../calendar/index.ts";
 import { requireChannel } from "../channels/index.ts";
 import { requireMembers } from "../members/index.ts";
@@ -78,7 +78,7 @@ export async function requireManager(
   deps: Pick<Deps, "db">,
   session: { teamId: string; userId: string; role: string },
 ): Promise<void> {
-  if (!(await mayManage(deps, session))) throw forbidden("Workspace admin or Celebrations admin required");
+  if (!(await mayManage(deps, session))) throw adminRequired("Workspace admin or Celebrations admin required");
 }
 
 export async function readSettings(
@@ -125,7 +125,7 @@ export async function writeSettings(
     const adminsChanged = JSON.stringify([...admins].sort()) !== JSON.stringify([...(before?.admins ?? [])].sort());
     // Who may read everyone's birthdays is a workspace admin's decision.
     if (adminsChanged && session.role !== "admin") {
-      throw forbidden("admins: only a workspace admin can change who the Celebrations admins are");
+      throw adminRequired("admins: only a workspace admin can change who the Celebrations admins are");
     }
     await saveSettings(
       tx,

@@ -81,7 +81,7 @@ export async function buildDigest(
       const t = totals.get(s.schedule_id) ?? { runDays: 0, submitted: 0, total: 0 };
       t.runDays += 1;
       t.submitted += s.submitted;
-      t.total += s.total;
+      t.total += s.total - s.awaiting; // a run still open: who may still answer has not missed it
       totals.set(s.schedule_id, t);
     }
   }

@@ -29,10 +29,14 @@ export async function resolveFilters(deps: ReadDeps, teamId: string, query: Filt
 /** Mood scored 5 (😀) to 1 (😫). */
 export const MOOD_SCORE: Record<string, number> = Object.fromEntries(MOODS.map((m, i) => [m, 5 - i]));
 
-export function overallPct(rows: Pick<ParticipationRow, "submitted" | "total">[]): number {
-  const total = rows.reduce((n, r) => n + r.total, 0);
+/**
+ * Answered / asked over many days, leaving out who is still awaiting an open run: they have not missed it (yet),
+ * so an open day neither lowers nor (with its answers so far) skews the window's figure.
+ */
+export function overallPct(rows: Pick<ParticipationRow, "submitted" | "total" | "awaiting">[]): number {
+  const counted = rows.reduce((n, r) => n + r.total - r.awaiting, 0);
   const submitted = rows.reduce((n, r) => n + r.submitted, 0);
-  return total === 0 ? 0 : Math.round((100 * submitted) / total);
+  return counted === 0 ? 0 : Math.round((100 * submitted) / counted);
 }
 
 export async function getStats(deps: InsightDeps, teamId: string, query: FilterQuery = {}) {

@@ -46,9 +46,11 @@ const askedRows = (teamId: string, from: string, to: string, f: Filters, now: Da
   where run.team_id = ${teamId} and run.local_date between ${from} and ${to} ${runFilter(f)}`;
 
 /**
- * One row per day that had a run: participants asked, how many of them answered, and whether a run of the
- * day is still open (then the day counts its answers so far; `awaiting` are the others); the same per standup.
- * One statement grouped by day and standup; the days are the sums of their standups.
+ * One row per day that had a run: participants asked (`total`, the spec's meaning, open run or not), how many of
+ * them answered, and whether a run of the day is still open (then `pct` is answered so far); the same per standup.
+ * `awaiting` are the asked who do not count yet (not answered, their window still open), so `total - awaiting`
+ * is what the window figures, streaks and stats count: nobody still awaiting is missed. One statement grouped
+ * by day and standup; the days are the sums of their standups.
  */
 export async function participationByDay(
   ex: Executor,
@@ -61,8 +63,8 @@ export async function participationByDay(
   const perStandup = await rows<Omit<StandupParticipation, "pct"> & { date: string }>(
     ex,
     sql`select a.local_date::text as date, a.schedule_id, (count(*) filter (where a.answered))::int as submitted,
-               (count(*) filter (where a.counted))::int as total, bool_or(a.open) as open,
-               (count(*) filter (where not a.counted and a.status = 'asked'))::int as awaiting
+               count(*)::int as total, bool_or(a.open) as open,
+               (count(*) filter (where not a.counted))::int as awaiting
         from (${askedRows(teamId, from, to, f, now)}) a
         group by a.local_date, a.schedule_id
         order by a.local_date, a.schedule_id`,

@@ -49,7 +49,8 @@ export async function getReports(deps: InsightDeps, teamId: string, query: Repor
   ]);
   const more = page.length > limit;
   const rows = more ? page.slice(0, limit) : page;
-  const asked = participation.reduce((n, d) => n + d.total, 0);
+  // The window's figure, as the 7-day stats: who still awaits an open run has not missed it (rows' total has them).
+  const asked = participation.reduce((n, d) => n + d.total - d.awaiting, 0);
   const answered = participation.reduce((n, d) => n + d.submitted, 0);
   return {
     standups: rows.map((r) => presentResponse(r, channels)),

@@ -145,24 +145,27 @@ describe("views per standup and member; open runs are not misses", async () => {
     expect(await streakOf(`&schedule_id=${alpha}`, "U0BOB")).toMatchObject({ current_streak: 2, asked: 7 });
   });
 
-  it("participation while a run is open counts only the answers so far and says what is awaited", async () => {
+  it("participation while a run is open: total is everyone asked, pct the answers so far, awaiting the rest", async () => {
+    // Alpha today asked Amy (not answered yet), Bob (answered) and Cid (skipped); Dee is not asked yet.
     const res = await get(`/dashboard/api/reports?days=1&schedule_id=${alpha}`);
     expect(res.json().participation).toEqual([
       {
         date: TODAY,
         submitted: 1,
-        total: 1,
-        pct: 100,
+        total: 3,
+        pct: 33,
         open: true,
-        awaiting: 1,
-        standups: [{ schedule_id: alpha, submitted: 1, total: 1, pct: 100, open: true, awaiting: 1 }],
+        awaiting: 2,
+        standups: [{ schedule_id: alpha, submitted: 1, total: 3, pct: 33, open: true, awaiting: 2 }],
       },
     ]);
+    // The window's figure leaves the awaiting out, as the 7-day stats and streaks do.
+    expect(res.json().summary).toMatchObject({ asked: 1, answered: 1, pct: 100, awaiting: 2 });
     const all = (await get("/dashboard/api/reports?days=1")).json();
-    expect(all.participation[0]).toMatchObject({ submitted: 2, total: 2, pct: 100, open: true, awaiting: 1 });
+    expect(all.participation[0]).toMatchObject({ submitted: 2, total: 4, pct: 50, open: true, awaiting: 2 });
     expect(all.participation[0].standups).toEqual(
       [
-        { schedule_id: alpha, submitted: 1, total: 1, pct: 100, open: true, awaiting: 1 },
+        { schedule_id: alpha, submitted: 1, total: 3, pct: 33, open: true, awaiting: 2 },
         { schedule_id: beta, submitted: 1, total: 1, pct: 100, open: true, awaiting: 0 },
       ].sort((x, y) => x.schedule_id.localeCompare(y.schedule_id)),
     );

@@ -157,6 +157,23 @@ describe("profile CSV import", async () => {
     expect(cyRow).toMatchObject({ birth_month: 2, birth_day: 29, role: "Designer", set_by_admin: true });
   });
 
+  it("one ready row and one kept row write one profile: the kept one stays whole (written: 1)", async () => {
+    await t.addMember(TEAM, "U0NEW1", { email: "new1@example.com" }); // no profile: ready
+    await t.addMember(TEAM, "U0OWN1", { email: "own1@example.com" }); // set a birthday, no start date: kept
+    await put(await t.signIn(TEAM, "U0OWN1"), "/dashboard/api/profile", { birth_month: 7, birth_day: 7 });
+    const csv = "email,birthday,start_date\nnew1@example.com,06-01,2021-06-01\nown1@example.com,06-02,2021-06-02\n";
+    const before = (await snapshot()).find((r) => r.user_id === "U0OWN1");
+    const body = (await importCsv({ csv, preview: false })).json() as ImportJson;
+    expect(body.rows.map((r) => [r.user_id, r.status])).toEqual([
+      ["U0NEW1", "ready"],
+      ["U0OWN1", "kept"],
+    ]);
+    expect(body.counts).toEqual({ ready: 1, unchanged: 0, kept: 1, unmatched: 0, invalid: 0, written: 1 });
+    const after = await snapshot();
+    expect(after.find((r) => r.user_id === "U0OWN1")).toEqual(before);
+    expect(after.find((r) => r.user_id === "U0NEW1")).toMatchObject({ birth_month: 6, birth_day: 1 });
+  });
+
   it("kept is about the dates: a member's role-only save or an admin's empty PUT does not decide it", async () => {
     await t.addMember(TEAM, "U0RO", { email: "ro@example.com" }); // wrote only a role
     await t.addMember(TEAM, "U0HALF", { email: "half@example.com" }); // set a birthday, no start date
@@ -172,7 +189,7 @@ describe("profile CSV import", async () => {
     const csv = [
       "email,birthday,start_date",
       "ro@example.com,01-02,2022-01-02", // ready: no date of ro's to keep
-      "half@example.com,01-03,2022-01-03", // kept: the birthday is half's; the empty start date is filled
+      "half@example.com,01-03,2022-01-03", // kept: the birthday is half's, so the profile stays whole
       "mine@example.com,01-04,2022-01-04", // kept: both dates are mine's
       "half@example.com,,", // (duplicate: invalid)
     ].join("\n");
@@ -184,14 +201,13 @@ describe("profile CSV import", async () => {
       [null, "invalid"],
     ]);
     const body = (await importCsv({ csv, preview: false })).json() as ImportJson;
-    expect(body.counts).toMatchObject({ ready: 1, kept: 2, written: 2 });
+    expect(body.counts).toMatchObject({ ready: 1, kept: 2, written: 1 });
     const after = await snapshot();
     const of = (id: string) => after.find((r) => r.user_id === id)!;
     expect(of("U0RO")).toMatchObject({ birth_month: 1, birth_day: 2, role: "Support", set_by_admin: true });
     expect(String(of("U0RO").start_date)).toContain("2022");
-    // half keeps their birthday, gets the start date, and the dates stay theirs (their birthday is still there).
-    expect(of("U0HALF")).toMatchObject({ birth_month: 9, birth_day: 9, set_by_admin: false });
-    expect(String(of("U0HALF").start_date)).toContain("2022");
+    // half's profile is kept whole: their birthday stays and the empty start date is not filled either.
+    expect(of("U0HALF")).toMatchObject({ birth_month: 9, birth_day: 9, start_date: null, set_by_admin: false });
     expect(of("U0MINE")).toMatchObject({ birth_month: 10, birth_day: 10, role: "Ops", set_by_admin: false });
     expect(String(of("U0MINE").start_date)).toContain("2019");
     // With overwrite the member's dates are replaced, and the dates become admin-set.

@@ -102,7 +102,8 @@ function judge(row: CsvRow, latest: string, seen: Map<string, number>): Parsed {
 /**
  * What the row would do to the stored profile, date by date (an empty cell does nothing): a stored empty date is
  * filled, an admin-set one replaced, and a date the member set (`set_by_admin` false) replaced only with
- * `overwrite` — otherwise the row is `kept` for that date. `write` holds the dates it may set (null: leave).
+ * `overwrite` — otherwise the row is `kept` (and then writes nothing at all). `write` holds the dates it may set
+ * (null: leave).
  */
 function plan(
   p: Parsed,
@@ -178,9 +179,10 @@ export async function importProfiles(
       }
       const userId = ids[0]!;
       const { write, kept } = plan(p, existing.get(userId), input.overwrite);
-      // kept: a date the member set stays; an empty date of theirs in the same row is still filled.
+      // kept: the member's profile stays whole (the spec): not even an empty date of theirs is filled, so the
+      // row is not written and not counted in `written`.
       row(kept ? "kept" : write ? "ready" : "unchanged", userId);
-      if (write) writes.push({ userId, ...write });
+      if (write && !kept) writes.push({ userId, ...write });
     }
     const written =
       input.preview || writes.length === 0

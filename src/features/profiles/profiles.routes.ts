@@ -107,7 +107,8 @@ export function profileRoutes(app: App, deps: Deps): void {
           "Import birthdays and start dates from CSV (email,birthday,start_date); a preview unless preview is false",
         description:
           `Members are matched by e-mail (any case) among active members. At most ${MAX_IMPORT_ROWS} rows. ` +
-          "Empty cells leave that field. Empty dates are filled; without overwrite, dates members set themselves are kept.",
+          "Empty cells leave that field. Empty dates are filled; without overwrite, a row that would change a date the " +
+          "member set is kept: that profile stays whole and is not written.",
         body: importInput,
         response: {
           200: profileImportResult,

@@ -100,8 +100,12 @@ describe("/dashboard/api/time-off", async () => {
   });
 
   it("members set and see only their own (403 for someone else's); admins anyone's, validated against the workspace", async () => {
-    expect((await post(ana, { user_id: BEN, start_date: "2026-03-10", end_date: "2026-03-11" })).statusCode).toBe(403);
-    expect((await list(ana, `?user_id=${BEN}`)).statusCode).toBe(403);
+    const setOthers = await post(ana, { user_id: BEN, start_date: "2026-03-10", end_date: "2026-03-11" });
+    expect(setOthers.statusCode).toBe(403);
+    expect(setOthers.json()).toEqual({ error: "Admin required", detail: "Only admins set other members' time off" });
+    const seeOthers = await list(ana, `?user_id=${BEN}`);
+    expect(seeOthers.statusCode).toBe(403);
+    expect(seeOthers.json()).toEqual({ error: "Admin required", detail: "Only admins see other members' time off" });
     const mine = (await list(ana)).json() as { items: RangeJson[]; truncated: boolean };
     expect(mine.items.map((r) => r.user_id)).toEqual([ANA]);
     expect(mine.truncated).toBe(false);
@@ -176,7 +180,12 @@ describe("/dashboard/api/time-off", async () => {
   it("DELETE: own or admin; someone else's 403; unknown, malformed and other workspaces' ids 404", async () => {
     const [anaRange] = ((await list(ana)).json() as { items: RangeJson[] }).items;
     const benRange = ((await list(ben)).json() as { items: RangeJson[] }).items[0]!;
-    expect((await del(ben, anaRange!.id)).statusCode).toBe(403);
+    const removeOthers = await del(ben, anaRange!.id);
+    expect(removeOthers.statusCode).toBe(403);
+    expect(removeOthers.json()).toEqual({
+      error: "Admin required",
+      detail: "Only admins remove other members' time off",
+    });
     expect((await del(stranger, anaRange!.id)).statusCode).toBe(404);
     expect((await del(ana, 999999)).statusCode).toBe(404);
     expect((await del(ana, "abc")).statusCode).toBe(404);

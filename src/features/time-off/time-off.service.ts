@@ -8,7 +8,7 @@ import {
 } from "../../contract/index.ts";
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
-import { badRequest, forbidden, notFound } from "../../http/errors.ts";
+import { adminRequired, badRequest, notFound } from "../../http/errors.ts";
 import { daysBetween, isRealDate, shiftDate, todayIn, workspaceToday } from "../calendar/index.ts";
 import { memberTimezone, requireMember } from "../members/index.ts";
 import {
@@ -173,7 +173,7 @@ export async function listRanges(
   q: { user_id?: string | undefined; include_past?: boolean | undefined; limit?: number | undefined },
 ) {
   if (caller.role !== "admin" && q.user_id !== undefined && q.user_id !== caller.userId)
-    throw forbidden("Only admins see other members' time off");
+    throw adminRequired("Only admins see other members' time off");
   const userId = caller.role === "admin" ? q.user_id : caller.userId;
   const today = await workspaceToday(deps, caller.teamId);
   const limit = q.limit ?? TIME_OFF_LIST_DEFAULT;
@@ -192,7 +192,8 @@ export async function createRange(
   body: { user_id?: string | undefined; start_date: string; end_date: string; reason?: string | undefined },
 ): Promise<TimeOffRange> {
   const userId = body.user_id ?? caller.userId;
-  if (userId !== caller.userId && caller.role !== "admin") throw forbidden("Only admins set other members' time off");
+  if (userId !== caller.userId && caller.role !== "admin")
+    throw adminRequired("Only admins set other members' time off");
   await requireMember(deps, caller.teamId, userId, "user_id");
   const outcome = await setAway(deps, {
     teamId: caller.teamId,
@@ -215,7 +216,7 @@ export async function removeRange(deps: Deps, caller: Caller, id: number): Promi
   const found = await findRange(deps.db, caller.teamId, id);
   if (!found) throw notFound("No such time off");
   if (caller.role !== "admin" && found.userId !== caller.userId)
-    throw forbidden("Only admins remove other members' time off");
+    throw adminRequired("Only admins remove other members' time off");
   await deps.db.transaction(async (tx) => {
     const gone = await deleteRange(tx, caller.teamId, id);
     if (gone) await changed(deps, tx, caller.teamId, gone.userId);

@@ -1,6 +1,7 @@
 import type { ChartConfiguration } from "chart.js";
 import { useCallback } from "react";
 import { formatDay, formatShortDay, MOODS } from "../lib/format.ts";
+import { participationLabel } from "../lib/participation.ts";
 import type { MoodDay, ParticipationRow } from "../lib/types.ts";
 import { ChartCanvas, type ChartTheme } from "./chart-canvas.tsx";
 
@@ -19,12 +20,13 @@ export function ParticipationChart({ rows }: { rows: ParticipationRow[] }) {
       return {
         type: "bar",
         data: {
-          labels: rows.map((r) => formatShortDay(r.date)),
+          // A day still open is answered so far: labelled so, and drawn in a quieter colour.
+          labels: rows.map((r) => (r.open ? `${formatShortDay(r.date)} (so far)` : formatShortDay(r.date))),
           datasets: [
             {
               label: "Participation",
               data: rows.map((r) => r.pct),
-              backgroundColor: theme.primary,
+              backgroundColor: rows.map((r) => (r.open ? theme.muted : theme.primary)),
               borderRadius: 4,
               maxBarThickness: 28,
             },
@@ -41,7 +43,7 @@ export function ParticipationChart({ rows }: { rows: ParticipationRow[] }) {
                 title: (items) => formatDay(rows[items[0]?.dataIndex ?? 0]?.date ?? ""),
                 label: (item) => {
                   const r = rows[item.dataIndex];
-                  return r ? `${r.submitted} of ${r.total} answered (${r.pct}%)` : "";
+                  return r ? participationLabel(r) : "";
                 },
               },
             },
@@ -51,8 +53,17 @@ export function ParticipationChart({ rows }: { rows: ParticipationRow[] }) {
     },
     [rows],
   );
-  const avg = rows.length ? Math.round(rows.reduce((n, r) => n + r.pct, 0) / rows.length) : 0;
-  return <ChartCanvas label={`Participation per standup day, ${rows.length} days, average ${avg}%.`} config={config} />;
+  // The average is of the days that are over: a day still open has no final figure yet.
+  const over = rows.filter((r) => !r.open);
+  const avg = over.length ? Math.round(over.reduce((n, r) => n + r.pct, 0) / over.length) : 0;
+  const open = rows.filter((r) => r.open);
+  const soFar = open.map((r) => ` ${formatDay(r.date)}: ${participationLabel(r)}.`).join("");
+  return (
+    <ChartCanvas
+      label={`Participation per standup day, ${rows.length} days, average ${avg}%.${soFar}`}
+      config={config}
+    />
+  );
 }
 
 const scoreName = (score: number) => MOODS.find((m) => m.score === score)?.label ?? "";

@@ -3,8 +3,12 @@ import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../ch
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { formatLongDay, MOODS, trendWord } from "../lib/format.ts";
+import { participationLabel } from "../lib/participation.ts";
 import { useAnalytics } from "../lib/queries.ts";
-import type { MemberParticipation } from "../lib/types.ts";
+import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
+
+/** Members asked in runs still open who have not answered: the overall figure leaves them out until then. */
+const awaitingIn = (days: ParticipationRow[]) => days.reduce((n, d) => n + d.awaiting, 0);
 
 const RANGES = [7, 14, 30, 90];
 
@@ -141,7 +145,12 @@ export function AnalyticsPage() {
               <div className="stat">
                 <dt className="stat-label">Participation</dt>
                 <dd className="stat-value">{a.participation.overall_pct}%</dd>
-                <dd className="stat-hint">{a.participation.daily.length} standup days</dd>
+                <dd className="stat-hint">
+                  {a.participation.daily.length} standup days
+                  {awaitingIn(a.participation.daily) > 0
+                    ? ` · ${awaitingIn(a.participation.daily)} still awaiting, not counted yet`
+                    : ""}
+                </dd>
               </div>
               <div className="stat">
                 <dt className="stat-label">Average mood</dt>
@@ -167,6 +176,13 @@ export function AnalyticsPage() {
                     <ParticipationChart rows={a.participation.daily} />
                   </Suspense>
                 )}
+                {a.participation.daily
+                  .filter((d) => d.open)
+                  .map((d) => (
+                    <p key={d.date} className="muted open-day">
+                      {formatLongDay(d.date)}: {participationLabel(d)}
+                    </p>
+                  ))}
               </section>
               <section className="panel" aria-labelledby="a-mood">
                 <div className="panel-head">

@@ -13,7 +13,7 @@ const MAX_FILE_BYTES = 900_000;
 const STATUS_LABEL: Record<ProfileImportResult["rows"][number]["status"], string> = {
   ready: "Ready",
   unchanged: "Unchanged",
-  kept: "Kept (member's own date)",
+  kept: "Kept (member's own profile, left whole)",
   unmatched: "No member",
   invalid: "Invalid",
 };

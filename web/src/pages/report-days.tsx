@@ -1,5 +1,6 @@
 import { AnswerCard, hasBlocker } from "../components/answer.tsx";
 import { formatLongDay, plural } from "../lib/format.ts";
+import { participationLabel } from "../lib/participation.ts";
 import type { ParticipationRow, StandupParticipation, StandupResponse } from "../lib/types.ts";
 
 export interface StandupGroup {
@@ -75,10 +76,9 @@ export function groupByDay(
     });
 }
 
-/** "3 of 5 answered (60%)", or "2 answered so far, 3 to go" while a run is open. */
+/** "3 of 5 answered (60%)", or "40% so far · 3 awaiting (2 of 5 answered)" while a run is open. */
 export function answeredLine(p: Pick<ParticipationRow, "submitted" | "total" | "pct" | "open" | "awaiting">): string {
-  if (p.open) return `${p.submitted} answered so far${p.awaiting ? `, ${p.awaiting} still to answer` : ""}`;
-  return `${p.submitted} of ${p.total} answered (${p.pct}%)`;
+  return participationLabel(p);
 }
 
 function StandupBlock({ date, group, label }: { date: string; group: StandupGroup; label: string }) {

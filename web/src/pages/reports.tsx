@@ -35,7 +35,7 @@ function Summary({ data, loaded, updating }: { data: Reports; loaded: number; up
       {formatLongDay(data.from)} to {formatLongDay(data.to)}: {plural(s.responses, "answer")} from{" "}
       {plural(s.members_answered, "member")}
       {s.asked > 0 ? ` · ${s.pct}% participation (${s.answered} of ${s.asked} asked)` : ""}
-      {s.awaiting > 0 ? `, ${s.awaiting} can still answer` : ""}
+      {s.awaiting > 0 ? `, ${s.awaiting} awaiting (not counted until their standup closes)` : ""}
       {" · "}
       {plural(s.active_blockers, "active blocker")}.
       {loaded < s.responses ? <span className="muted"> Showing {loaded}.</span> : null}
