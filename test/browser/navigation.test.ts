@@ -72,7 +72,13 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
         expect(await navElement(page).isVisible()).toBe(!narrow);
 
         // The entries a person sees, in their groups and order; admin-only ones only for admins.
-        if (narrow) await menuButton(page).click();
+        if (narrow) {
+          await menuButton(page).click();
+          // The phone's bar has no room for the workspace and role; the open menu names them.
+          expect(await navElement(page).locator(".nav-context").textContent()).toBe(
+            `Nav Rockets · ${role === "admin" ? "Admin" : "Member"}`,
+          );
+        }
         const listed = await nav(page).getByRole("link").allTextContents();
         expect(listed).toEqual(entries.map((e) => e.label));
         const groups: (string | null)[] = [];

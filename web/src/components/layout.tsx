@@ -39,7 +39,7 @@ export function Layout({
             {me.team_name}
           </span>
           <div className="account">
-            <span className={`badge badge-${me.role}`}>{me.role === "admin" ? "Admin" : "Member"}</span>
+            <span className={`badge badge-${me.role} account-role`}>{me.role === "admin" ? "Admin" : "Member"}</span>
             <button
               type="button"
               className="button button-small"
@@ -69,7 +69,7 @@ export function Layout({
       <div className="frame">
         <SideNav
           id={NAV_ID}
-          role={me.role}
+          me={me}
           path={path}
           open={menuOpen}
           onClose={() => setMenuOpen(false)}

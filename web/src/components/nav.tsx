@@ -69,14 +69,14 @@ export function isCurrent(item: NavItem, path: string): boolean {
  */
 export function SideNav({
   id,
-  role,
+  me,
   path,
   open,
   onClose,
   toggleRef,
 }: {
   id: string;
-  role: Me["role"];
+  me: Me;
   path: string;
   open: boolean;
   onClose: () => void;
@@ -102,7 +102,11 @@ export function SideNav({
       onClick={onClick}
       onKeyDown={onKeyDown}
     >
-      {navFor(role).map((group) => {
+      {/* On a phone the top bar has no room for the workspace and role: the menu says them. */}
+      <p className="nav-context">
+        {me.team_name} · {me.role === "admin" ? "Admin" : "Member"}
+      </p>
+      {navFor(me.role).map((group) => {
         const labelId = `${prefix}-${group.label}`;
         return (
           <div className="nav-group" key={group.label}>
