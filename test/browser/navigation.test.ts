@@ -67,6 +67,8 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
         await page.setViewportSize(viewport);
         await web.signIn(TEAM, userId, undefined, { page });
         const narrow = viewport === NARROW;
+        // The page (and with it the bar and the navigation) renders once the session is known.
+        await expect.poll(() => page.getByRole("heading", { level: 1, name: "Overview" }).count()).toBe(1);
         // The menu button exists only where the sidebar does not fit.
         expect(await menuButton(page).isVisible()).toBe(narrow);
         expect(await navElement(page).isVisible()).toBe(!narrow);
