@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
-import { createSchedule } from "../support/factories.ts";
+import { createSchedule, seedRun } from "../support/factories.ts";
 
 const TEAM = "T0NAV";
 const ADMIN = "U0NAVADMIN";
@@ -46,7 +46,19 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
       await t.installTeam(TEAM, { name: "Nav Rockets", installer: ADMIN });
       t.fake.addChannel(TEAM, { id: "C0NAVSTAND", name: "nav-standup", members: [ADMIN, MEMBER, "BT0NAVBOT"] });
       await t.addMember(TEAM, MEMBER, { realName: "Mia Member" });
-      await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0NAVSTAND", time: "09:00" });
+      const scheduleId = await createSchedule(t.deps.db, t.clock, {
+        teamId: TEAM,
+        channelId: "C0NAVSTAND",
+        time: "09:00",
+      });
+      // Today's answers, so the overview in the screenshots shows a real day.
+      await seedRun(t.deps.db, {
+        teamId: TEAM,
+        scheduleId,
+        date: t.clock.now().toISOString().slice(0, 10),
+        asked: [ADMIN, MEMBER],
+        answers: { [MEMBER]: { answers: ["Shipped the menu", "Screenshots", "none"], mood: "🙂" } },
+      });
     },
     // A member's Reports page still asks an admin-only route (403): issue 24 item 9, fixed on its own branch.
     watch: { console: (text) => !text.includes("status of 403"), otherHosts: true },
@@ -186,6 +198,7 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
     await web.signIn(TEAM, ADMIN, undefined, { page });
     for (const [size, viewport] of [
       ["1280", WIDE],
+      ["768", { width: 768, height: 900 }],
       ["390", NARROW],
     ] as const) {
       await page.setViewportSize(viewport);
@@ -193,7 +206,7 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
       await page.waitForLoadState("networkidle");
       await page.waitForTimeout(1_000);
       await page.screenshot({ path: join(OUTPUT, `nav-overview-${size}.png`), fullPage: true });
-      if (viewport === NARROW) {
+      if (size !== "1280") {
         await menuButton(page).click();
         expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(OUTPUT, `nav-overview-${size}-menu-open.png`) });
