@@ -1,36 +1,10 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useSignOut } from "../lib/mutations.ts";
 import { Link } from "../lib/router.tsx";
 import type { Me } from "../lib/types.ts";
+import { SideNav } from "./nav.tsx";
 
-export interface NavItem {
-  to: string;
-  label: string;
-  admin?: boolean;
-}
-
-export const NAV: NavItem[] = [
-  { to: "/", label: "Overview" },
-  { to: "/standups", label: "Standups" },
-  { to: "/reports", label: "Reports" },
-  { to: "/analytics", label: "Analytics" },
-  { to: "/kudos", label: "Kudos" },
-  { to: "/profile", label: "My profile" },
-  { to: "/celebrations", label: "Celebrations" },
-  { to: "/calendar", label: "Calendar" },
-  { to: "/time-off", label: "Time off" },
-  { to: "/members", label: "Members", admin: true },
-  { to: "/profiles", label: "Profiles", admin: true },
-  { to: "/rules", label: "Rules", admin: true },
-  { to: "/ai-access", label: "AI access", admin: true },
-  { to: "/webhooks", label: "Webhooks", admin: true },
-  { to: "/feed", label: "Public feed", admin: true },
-  { to: "/email", label: "E-mail", admin: true },
-];
-
-function isCurrent(item: NavItem, path: string): boolean {
-  return item.to === "/" ? path === "/" : path === item.to || path.startsWith(`${item.to}/`);
-}
+const NAV_ID = "dashboard-nav";
 
 export function Layout({
   me,
@@ -44,19 +18,12 @@ export function Layout({
   children: ReactNode;
 }) {
   const signOut = useSignOut(onSignedOut);
-  const items = NAV.filter((item) => !item.admin || me.role === "admin");
-  const navRef = useRef<HTMLUListElement>(null);
-  // On a narrow screen the menu scrolls sideways: keep the current page's entry in view.
+  /** The narrow screen's menu; on wide screens the sidebar shows whatever this says. */
+  const [menuOpen, setMenuOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // A new page (a link, back or forward) closes the menu so the page is what the reader sees.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the page changes
-  useEffect(() => {
-    const list = navRef.current;
-    const current = list?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!list || !current) return;
-    const left = current.offsetLeft - list.offsetLeft;
-    if (left < list.scrollLeft || left + current.offsetWidth > list.scrollLeft + list.clientWidth) {
-      list.scrollLeft = left - (list.clientWidth - current.offsetWidth) / 2;
-    }
-  }, [path]);
+  useEffect(() => setMenuOpen(false), [path]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -72,7 +39,7 @@ export function Layout({
             {me.team_name}
           </span>
           <div className="account">
-            <span className={`badge badge-${me.role}`}>{me.role === "admin" ? "Admin" : "Member"}</span>
+            <span className={`badge badge-${me.role} account-role`}>{me.role === "admin" ? "Admin" : "Member"}</span>
             <button
               type="button"
               className="button button-small"
@@ -82,22 +49,36 @@ export function Layout({
               Sign out
             </button>
           </div>
+          {/* Last in the bar so that Tab goes from it straight into the menu it opens. */}
+          <button
+            ref={toggleRef}
+            type="button"
+            className="button button-small nav-toggle"
+            aria-expanded={menuOpen}
+            aria-controls={NAV_ID}
+            onClick={() => setMenuOpen((open) => !open)}
+            onKeyDown={(event) => {
+              if (event.key === "Escape" && menuOpen) setMenuOpen(false);
+            }}
+          >
+            <span className="nav-toggle-icon" aria-hidden="true" />
+            Menu
+          </button>
         </div>
-        <nav className="nav" aria-label="Dashboard">
-          <ul className="nav-list" ref={navRef}>
-            {items.map((item) => (
-              <li key={item.to}>
-                <Link to={item.to} className="nav-link" aria-current={isCurrent(item, path) ? "page" : undefined}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
       </header>
-      <main id="main" className="main" tabIndex={-1}>
-        {children}
-      </main>
+      <div className="frame">
+        <SideNav
+          id={NAV_ID}
+          me={me}
+          path={path}
+          open={menuOpen}
+          onClose={() => setMenuOpen(false)}
+          toggleRef={toggleRef}
+        />
+        <main id="main" className="main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
     </div>
   );
 }
