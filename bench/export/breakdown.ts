@@ -28,8 +28,7 @@ import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { type Database, type Db, type Executor, openDatabase, rows } from "../../src/db/client.ts";
-import { DASH_FORMULA } from "../../src/features/insights/csv.ts";
-import { copyCsv, csvChunks, exportRows } from "../../src/features/insights/index.ts";
+import { copyCsv, csvChunks, DASH_FORMULA, exportRows } from "../../src/features/insights/index.ts";
 import { cpuMs, fmtInt, percentiles, table } from "../seed/harness.ts";
 
 const { values: args, positionals } = parseArgs({
