@@ -34,9 +34,10 @@ export function PauseStandupDialog(props: {
             posted in {channel}.
           </p>
           <p>
-            The {plural(open.answered, "answer")} already given stay in reports, and the{" "}
-            {plural(open.asked, "person", "people")} already asked can still answer. Resume before the run closes and it
-            carries on for them.
+            {open.answered > 0 ? `Answers given so far (${open.answered}) stay in reports. ` : ""}
+            {open.asked > 0
+              ? `The ${plural(open.asked, "person", "people")} already asked can still answer; resume before the run closes and it carries on for them.`
+              : "Nobody has been asked yet."}
           </p>
         </>
       ) : (
