@@ -125,6 +125,32 @@ describe.runIf(hasChromium)("what is hard to undo is confirmed first, in a real 
     await page.close();
   });
 
+  it("unticking Active in the editor asks the same before saving: cancel saves nothing, confirm pauses", async () => {
+    const page = await web.signIn(TEAM, ADMIN, `/dashboard/standups/${standup}`);
+    const active = page.getByLabel("Active: run on the chosen days (untick to pause)");
+    await active.waitFor();
+    expect(await active.isChecked()).toBe(true);
+    await active.uncheck();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    const dialog = page.getByRole("dialog", { name: "Pause Team sync?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Today's run is stopped now.");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const activeNow = async () =>
+      (await db().select({ active: schedules.active }).from(schedules).where(eq(schedules.id, standup)))[0]!.active;
+    expect(await activeNow()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/standups/${standup}`);
+
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await dialog.getByRole("button", { name: "Pause standup" }).click();
+    await page.getByText("Saved the standup in #team-standup.").waitFor();
+    expect(await activeNow()).toBe(false);
+    await db().update(schedules).set({ active: true }).where(eq(schedules.id, standup));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("a role change asks first: cancel keeps the role, confirm changes it", async () => {
     const page = await web.signIn(TEAM, ADMIN, "/dashboard/members");
     const role = page.getByLabel("Role for Leo Fernández");
