@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { timeOff } from "../../src/db/schema.ts";
 import { hasChromium, useBrowser } from "../support/browser.ts";
-import { createSchedule, seedRun } from "../support/factories.ts";
+import { addHoliday, createSchedule, seedRun } from "../support/factories.ts";
 
 const TEAM = "T0MEMPG";
 const ADMIN = "U0MEMPGADMIN";
@@ -37,8 +38,21 @@ describe.runIf(hasChromium)("a member's dashboard calls only what a member may u
         scheduleId: schedule,
         date: yesterday,
         asked: [MEMBER, OTHER],
-        answers: { [MEMBER]: { answers: ["Wrote the docs", "Review", "none"] } },
+        answers: { [MEMBER]: { answers: ["Wrote the docs", "Review", "blocked on access"] } },
       });
+      // Something on every page: the member's own time off and a holiday.
+      const inDays = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
+      await t.deps.db.insert(timeOff).values({
+        teamId: TEAM,
+        userId: MEMBER,
+        startDate: inDays(3),
+        endDate: inDays(4),
+        reason: "Dentist",
+        createdBy: MEMBER,
+        createdAt: t.clock.now(),
+        updatedAt: t.clock.now(),
+      });
+      await addHoliday(t.deps.db, TEAM, inDays(6), "Founders' Day");
     },
     args: ["--disable-sync"],
     watch: { console: true },
