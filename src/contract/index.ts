@@ -73,6 +73,7 @@ export type WebhookEventType = z.output<typeof webhooks.webhookEventType>;
 export type WebhookEndpoint = z.output<typeof webhooks.webhookEndpoint>;
 export type CreatedWebhookEndpoint = z.output<typeof webhooks.createdWebhookEndpoint>;
 export type WebhookDelivery = z.output<typeof webhooks.webhookDelivery>;
+export type WebhookUrlRefusal = (typeof webhooks.WEBHOOK_URL_REFUSALS)[number];
 export type EmailPreferences = z.output<typeof email.emailPreferences>;
 export type Profile = z.output<typeof profiles.profile>;
 export type MemberProfile = z.output<typeof profiles.memberProfile>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp } from "./common.ts";
+import { errorBody, isoTimestamp } from "./common.ts";
 
 /** What an endpoint can subscribe to; `webhook.test` is sent on request only and needs no subscription. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -47,3 +47,36 @@ export const webhookDelivery = z
     created_at: isoTimestamp,
   })
   .meta({ id: "WebhookDelivery" });
+
+/**
+ * Why an endpoint URL was refused. loopback, private: an address inside a network (WEBHOOK_ALLOW_PRIVATE allows
+ * them); link_local, metadata, special: never allowed; single_label_name, internal_name: a name only a network knows
+ * (WEBHOOK_ALLOW_PRIVATE allows them); resolves_non_public: the name resolves inside a network; the rest the URL's
+ * shape or a name that does not resolve.
+ */
+export const WEBHOOK_URL_REFUSALS = [
+  "loopback",
+  "private",
+  "link_local",
+  "metadata",
+  "special",
+  "too_long",
+  "invalid_url",
+  "not_https",
+  "credentials",
+  "fragment",
+  "port",
+  "single_label_name",
+  "internal_name",
+  "resolves_non_public",
+  "does_not_resolve",
+] as const;
+
+export const webhookUrlRefused = errorBody
+  .extend({
+    refusal: z
+      .enum(WEBHOOK_URL_REFUSALS)
+      .optional()
+      .describe("Why the url was refused, as a code (absent for other invalid input)"),
+  })
+  .meta({ id: "WebhookUrlRefused" });

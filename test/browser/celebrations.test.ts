@@ -163,6 +163,10 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
       await page.screenshot({ path: join(OUTPUT, `calendar-celebrations-admin-${width}.png`), fullPage: true });
     }
     await page.getByRole("button", { name: "Delete Team party" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete Team party?" })
+      .getByRole("button", { name: "Delete holiday" })
+      .click();
     await expect.poll(() => row("Team party").count(), { timeout: 10_000 }).toBe(0);
     expect((await flags()).map((h) => h.date)).toEqual(["2027-01-01", "2027-04-01"]);
     await web.t.deps.db.execute(sql`delete from holidays where team_id = ${TEAM}`);
@@ -206,6 +210,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await expect.poll(() => holidayCell(list, "Christmas, the day").count(), { timeout: 10_000 }).toBe(1);
 
     await page.getByRole("button", { name: "Delete Eve" }).click();
+    await page.getByRole("dialog", { name: "Delete Eve?" }).getByRole("button", { name: "Delete holiday" }).click();
     await expect.poll(() => holidayCell(list, "Eve").count(), { timeout: 10_000 }).toBe(0);
     const stored = await rows<{ date: string; name: string }>(
       web.t.deps.db,

@@ -198,6 +198,11 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await expect.poll(() => card.getByText("11:45").count()).toBe(1);
 
     await card.getByRole("button", { name: "Pause standup in #general" }).click();
+    // Pausing is confirmed first (it would stop today's open run).
+    await page
+      .getByRole("dialog", { name: /^Pause / })
+      .getByRole("button", { name: "Pause standup" })
+      .click();
     await expect.poll(() => page.getByText("Paused the standup in #general.").count()).toBe(1);
     await expect.poll(() => card.getByText("Paused", { exact: true }).count()).toBe(1);
     await page.getByRole("link", { name: "Overview", exact: true }).click();

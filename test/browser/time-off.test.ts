@@ -90,6 +90,7 @@ describe.runIf(hasChromium)("the Time off page in a real browser", () => {
     await page.screenshot({ path: join(OUTPUT, "time-off-member.png"), fullPage: true });
 
     await page.getByRole("button", { name: `Remove time off ${day(10)} – ${day(13)}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Remove time off" }).click();
     await expect.poll(() => page.getByText("No time off planned").count(), { timeout: 10_000 }).toBe(1);
     expect((await stored()).map((r) => r.user_id)).toEqual([ADMIN]);
     await page.close();

@@ -41,10 +41,10 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
     await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
     await page.getByText("No endpoints yet").waitFor();
 
-    // The server's refusal shows in the form.
+    // The server's refusal shows in the form, in plain words.
     await page.getByLabel("Endpoint URL").fill("ftp://files.example.com/in");
     await page.getByRole("button", { name: "Add endpoint" }).click();
-    await page.getByRole("alert").filter({ hasText: "url must start with https://" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "The address must start with https://" }).waitFor();
 
     await page.getByLabel("Endpoint URL").fill(`${receiver.origin}/in`);
     await page.getByLabel(/kudos\.given/).uncheck();

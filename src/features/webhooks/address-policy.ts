@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import type { WebhookUrlRefusal } from "../../contract/index.ts";
 import type { Outbound, ResolvedAddress } from "../../lib/outbound.ts";
 
 /**
@@ -21,7 +22,13 @@ export interface AddressPolicy {
   allowPlainHttp: boolean;
 }
 
-export type Verdict = { ok: true } | { ok: false; why: string };
+/**
+ * Why an address is refused, for the dashboard to explain (`why` words it for the API's message): "loopback" and
+ * "private" are allowed by WEBHOOK_ALLOW_PRIVATE, the others never.
+ */
+export type AddressKind = Extract<WebhookUrlRefusal, "loopback" | "private" | "link_local" | "metadata" | "special">;
+
+export type Verdict = { ok: true } | { ok: false; why: string; kind: AddressKind };
 
 /**
  * Internal unicast ranges: refused unless WEBHOOK_ALLOW_PRIVATE is on. Link-local stays refused even then (it holds
@@ -53,7 +60,17 @@ const RANGE_WORDS: Record<string, string> = {
   segmentRouting: "a segment-routing address",
 };
 
-const refuse = (why: string): Verdict => ({ ok: false, why });
+const refuse = (why: string, kind: AddressKind = "special"): Verdict => ({ ok: false, why, kind });
+
+const KIND_OF_RANGE: Record<string, AddressKind> = {
+  loopback: "loopback",
+  private: "private",
+  carrierGradeNat: "private",
+  uniqueLocal: "private",
+  linkLocal: "link_local",
+};
+const refuseRange = (range: string): Verdict =>
+  refuse(RANGE_WORDS[range] ?? "a special-purpose address", KIND_OF_RANGE[range] ?? "special");
 
 /**
  * Cloud metadata services outside link-local, refused whatever WEBHOOK_ALLOW_PRIVATE says: AWS's IPv6 endpoint
@@ -69,9 +86,9 @@ function isMetadataService(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
 function checkV4(addr: ipaddr.IPv4, policy: Pick<AddressPolicy, "allowPrivate">): Verdict {
   const range = addr.range();
   if (range === "unicast") return { ok: true };
-  if (isMetadataService(addr)) return refuse("a cloud metadata service");
+  if (isMetadataService(addr)) return refuse("a cloud metadata service", "metadata");
   if (policy.allowPrivate && INTERNAL_V4.has(range)) return { ok: true };
-  return refuse(RANGE_WORDS[range] ?? "a special-purpose address");
+  return refuseRange(range);
 }
 
 /** The IPv4 address in the low 32 bits (mapped, translated and NAT64 forms). */
@@ -97,15 +114,15 @@ function checkV6(addr: ipaddr.IPv6, policy: Pick<AddressPolicy, "allowPrivate">)
   if (inner === "refuse") return refuse("a local-use NAT64 address");
   if (inner) {
     const v = checkV4(inner, policy);
-    return v.ok ? v : refuse(`an IPv6 form of ${inner.toString()}, ${v.why}`);
+    return v.ok ? v : refuse(`an IPv6 form of ${inner.toString()}, ${v.why}`, v.kind);
   }
   if (range === "unicast") {
     // Outside 2000::/3 nothing is global unicast: the rest is unassigned or special (::a.b.c.d among them).
     return (addr.parts[0]! & 0xe000) === 0x2000 ? { ok: true } : refuse("an unassigned or reserved IPv6 address");
   }
-  if (isMetadataService(addr)) return refuse("a cloud metadata service");
+  if (isMetadataService(addr)) return refuse("a cloud metadata service", "metadata");
   if (policy.allowPrivate && INTERNAL_V6.has(range)) return { ok: true };
-  return refuse(RANGE_WORDS[range] ?? "a special-purpose address");
+  return refuseRange(range);
 }
 
 /** Whether a literal address (as DNS or the URL parser gives it) may be reached. */
@@ -138,49 +155,56 @@ const INTERNAL_SUFFIXES = [
 
 export type Target = { kind: "address"; address: string; family: 4 | 6 } | { kind: "name"; name: string };
 
-export type UrlCheck = { ok: true; url: URL; target: Target } | { ok: false; error: string };
+/** Why a URL is refused: the `refusal` beside the API's message, for the dashboard to explain. */
+export type UrlRefusal = WebhookUrlRefusal;
+
+export type UrlCheck = { ok: true; url: URL; target: Target } | { ok: false; error: string; refusal: UrlRefusal };
 
 const ONLY_PUBLIC = "webhooks go only to public addresses";
 
 /** Everything about a URL that can be judged without the network: scheme, credentials, the host's shape. */
 export function checkUrl(raw: string, policy: AddressPolicy): UrlCheck {
-  const fail = (error: string): UrlCheck => ({ ok: false, error });
-  if (raw.length > MAX_URL_LENGTH) return fail(`url must be at most ${MAX_URL_LENGTH} characters`);
+  const fail = (error: string, refusal: UrlRefusal): UrlCheck => ({ ok: false, error, refusal });
+  if (raw.length > MAX_URL_LENGTH) return fail(`url must be at most ${MAX_URL_LENGTH} characters`, "too_long");
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return fail("url must be an absolute https:// URL");
+    return fail("url must be an absolute https:// URL", "invalid_url");
   }
   const schemes = policy.allowPlainHttp ? ["https:", "http:"] : ["https:"];
-  if (!schemes.includes(url.protocol)) return fail("url must start with https://");
-  if (url.username || url.password) return fail("url must not contain a user name or password (user:pass@)");
-  if (url.hash) return fail("url must not contain a #fragment");
+  if (!schemes.includes(url.protocol)) return fail("url must start with https://", "not_https");
+  if (url.username || url.password)
+    return fail("url must not contain a user name or password (user:pass@)", "credentials");
+  if (url.hash) return fail("url must not contain a #fragment", "fragment");
   // Well-known ports other than the web's are other protocols' (SSH, SMTP, …): no webhook has reason to knock there.
   const webPorts = policy.allowPlainHttp ? ["", "443", "80"] : ["", "443"];
   if (!webPorts.includes(url.port) && Number(url.port) < 1024)
-    return fail(`url port ${url.port} is not allowed: use 443 (the default) or a port from 1024 to 65535`);
+    return fail(`url port ${url.port} is not allowed: use 443 (the default) or a port from 1024 to 65535`, "port");
   const host = url.hostname;
   if (host.startsWith("[")) {
     const address = host.slice(1, -1);
     const v = checkAddress(address, policy);
     return v.ok
       ? { ok: true, url, target: { kind: "address", address, family: 6 } }
-      : fail(`url host ${host} is ${v.why}: ${ONLY_PUBLIC}`);
+      : fail(`url host ${host} is ${v.why}: ${ONLY_PUBLIC}`, v.kind);
   }
   if (ipaddr.IPv4.isValidFourPartDecimal(host)) {
     const v = checkAddress(host, policy);
     return v.ok
       ? { ok: true, url, target: { kind: "address", address: host, family: 4 } }
-      : fail(`url host ${host} is ${v.why}: ${ONLY_PUBLIC}`);
+      : fail(`url host ${host} is ${v.why}: ${ONLY_PUBLIC}`, v.kind);
   }
   const name = host.replace(/\.$/, "");
   // Internal services of a self-hosted install often go by such names (a Docker service, `n8n.internal`).
   if (!policy.allowPrivate) {
     if (!name.includes("."))
-      return fail(`url host ${host || "(empty)"} must be a public domain name such as hooks.example.com`);
+      return fail(
+        `url host ${host || "(empty)"} must be a public domain name such as hooks.example.com`,
+        "single_label_name",
+      );
     const suffix = INTERNAL_SUFFIXES.find((s) => name.endsWith(`.${s}`));
-    if (suffix) return fail(`url host ${host} is an internal name (.${suffix}): ${ONLY_PUBLIC}`);
+    if (suffix) return fail(`url host ${host} is an internal name (.${suffix}): ${ONLY_PUBLIC}`, "internal_name");
   }
   return { ok: true, url, target: { kind: "name", name } };
 }

@@ -99,6 +99,7 @@ describe("webhooks and DNS rebinding", async () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       error: "url host sneaky.example.com resolves to a non-public address: webhooks go only to public addresses",
+      refusal: "resolves_non_public",
     });
   });
 });

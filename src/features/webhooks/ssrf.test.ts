@@ -224,7 +224,7 @@ describe("address classification", () => {
   });
 
   it("anything that is not an address is refused", () => {
-    expect(checkAddress("localhost", strict)).toEqual({ ok: false, why: "not an IP address" });
+    expect(checkAddress("localhost", strict)).toEqual({ ok: false, why: "not an IP address", kind: "special" });
     expect(checkAddress("", strict).ok).toBe(false);
   });
 });

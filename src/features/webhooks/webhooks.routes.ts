@@ -7,12 +7,20 @@ import {
   okBody,
   webhookDelivery,
   webhookEndpoint,
+  webhookUrlRefused,
 } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { createEndpointInput } from "./webhooks.input.ts";
-import { createEndpoint, listDeliveries, listEndpoints, removeEndpoint, sendTest } from "./webhooks.service.ts";
+import {
+  createEndpoint,
+  listDeliveries,
+  listEndpoints,
+  removeEndpoint,
+  sendTest,
+  UrlRefusedError,
+} from "./webhooks.service.ts";
 
 const byId = z.object({ id: z.string().describe("Webhook endpoint id (an integer)") });
 const notFound = { 404: errorBody.describe("No such webhook endpoint in this workspace") };
@@ -41,14 +49,23 @@ export function webhookRoutes(app: App, deps: Deps): void {
           201: createdWebhookEndpoint,
           ...adminErrors,
           ...mutationErrors,
-          400: errorBody.describe("Invalid input: not https://, credentials in the URL, a private or internal host, …"),
+          400: webhookUrlRefused.describe(
+            "Invalid input: not https://, credentials in the URL, a private or internal host, …; `refusal` says which",
+          ),
           409: errorBody.describe("The workspace has 20 endpoints already"),
         },
       },
     },
     async (req, reply) => {
       const s = requireSession(req);
-      const created = await createEndpoint(deps, s.teamId, s.userId, req.body);
+      let created: Awaited<ReturnType<typeof createEndpoint>>;
+      try {
+        created = await createEndpoint(deps, s.teamId, s.userId, req.body);
+      } catch (err) {
+        // The message stays the spec's `error`; the code beside it lets the dashboard explain the way forward.
+        if (err instanceof UrlRefusedError) return reply.status(400).send({ error: err.message, refusal: err.refusal });
+        throw err;
+      }
       // The secret is in this body and nowhere else: no cache may keep it.
       return reply.status(201).header("cache-control", "no-store").send(created);
     },

@@ -5,9 +5,9 @@ import {
   type WebhookEndpoint,
 } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
-import { type AddressPolicy, checkUrl, resolveTarget } from "./address-policy.ts";
+import { type AddressPolicy, checkUrl, resolveTarget, type UrlRefusal } from "./address-policy.ts";
 import { type DeliveryRow, findDelivery, insertDeliveries, selectDeliveries } from "./deliveries.repo.ts";
 import {
   countEndpoints,
@@ -75,6 +75,16 @@ function endpointId(raw: string): number {
   return id;
 }
 
+/** A refused endpoint URL: a 400 whose body says why as a code (`refusal`) beside the message. */
+export class UrlRefusedError extends AppError {
+  constructor(
+    message: string,
+    readonly refusal: UrlRefusal,
+  ) {
+    super(400, "bad_request", message);
+  }
+}
+
 /**
  * Checks the address (scheme, credentials, host; a name is resolved and every address it has checked), then
  * stores the endpoint with a new secret, encrypted, under the workspace's cap. The secret is in this answer only.
@@ -87,9 +97,13 @@ export async function createEndpoint(
 ): Promise<CreatedWebhookEndpoint> {
   const policy = addressPolicy(deps);
   const checked = checkUrl(input.url, policy);
-  if (!checked.ok) throw badRequest(checked.error);
+  if (!checked.ok) throw new UrlRefusedError(checked.error, checked.refusal);
   const resolved = await resolveTarget(checked.target, deps.outbound, policy);
-  if (!resolved.ok) throw badRequest(`url host ${resolved.error}`);
+  if (!resolved.ok)
+    throw new UrlRefusedError(
+      `url host ${resolved.error}`,
+      resolved.refused ? "resolves_non_public" : "does_not_resolve",
+    );
   const secret = generateSecret();
   const row = await deps.db.transaction(async (tx) => {
     // Held to the end of the transaction: concurrent creations in this workspace count one after the other.

@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The whole error body, for fields beside `error` (a code the page explains in words). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = "ApiError";
@@ -56,7 +58,7 @@ async function request<T>(method: Method, path: string, body?: unknown, signal?:
       data && typeof data === "object" && typeof (data as { error?: unknown }).error === "string"
         ? (data as { error: string }).error
         : `The server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}.`;
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, data);
   }
   return data as T;
 }

@@ -102,8 +102,9 @@ export function useAnalytics(days: number) {
   });
 }
 
-export function useMembers() {
-  return useQuery({ queryKey: keys.members(), queryFn: get<Member[]>("/members") });
+/** The member list is admin-only: pass `enabled: false` where a member may see the page too, so it never asks. */
+export function useMembers(enabled = true) {
+  return useQuery({ queryKey: keys.members(), queryFn: get<Member[]>("/members"), enabled });
 }
 
 /** The member sync's status; while one is queued or running it is read again every few seconds. */

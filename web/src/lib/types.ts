@@ -59,5 +59,6 @@ export type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
+  WebhookUrlRefusal,
   WorkspaceDeleted,
 } from "../../../src/contract/index.ts";

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { Empty, Notice, type NoticeMessage } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { useDeleteHoliday, useImportHolidays, useSaveHoliday } from "../lib/celebrations.ts";
@@ -32,6 +33,7 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
   const [date, setDate] = useState("");
   const [name, setName] = useState("");
   const [notice, setNotice] = useState<NoticeMessage | undefined>();
+  const [deleting, setDeleting] = useState<ListedHoliday | undefined>();
   const { canManage, isWorkspaceAdmin } = role;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -115,12 +117,10 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
                             type="button"
                             className="button-link"
                             disabled={remove.isPending}
-                            onClick={() =>
-                              remove.mutate(h.date, {
-                                onSuccess: () => setNotice({ kind: "success", text: `Removed ${h.name}.` }),
-                                onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
-                              })
-                            }
+                            onClick={() => {
+                              remove.reset();
+                              setDeleting(h);
+                            }}
                           >
                             Delete<span className="sr-only"> {h.name}</span>
                           </button>
@@ -134,6 +134,31 @@ export function HolidayList({ list, role }: { list: ListedHoliday[]; role: Holid
           </table>
         </div>
       )}
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title={`Delete ${deleting?.name ?? "this holiday"}?`}
+        confirmLabel="Delete holiday"
+        danger
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => {
+          const h = deleting;
+          if (!h) return;
+          remove.mutate(h.date, {
+            onSuccess: () => {
+              setDeleting(undefined);
+              setNotice({ kind: "success", text: `Removed ${h.name}.` });
+            },
+          });
+        }}
+        onCancel={() => setDeleting(undefined)}
+      >
+        <p>
+          {deleting ? formatLongDay(deleting.date) : ""} becomes an ordinary day:{" "}
+          {deleting?.skips_standups ? "standups run on it again (on their usual days) and " : ""}Celebrations post on it
+          as on any other day. To keep it a holiday, add it again.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -15,6 +15,7 @@ import {
 } from "../lib/mutations.ts";
 import { keys, useMemberSync, useMembers } from "../lib/queries.ts";
 import type { Me, Member, MemberSyncStatus, Role } from "../lib/types.ts";
+import { type PendingRole, RoleDialog } from "./role-dialog.tsx";
 
 const PAGE = 100;
 
@@ -187,7 +188,7 @@ export function MembersPage({ me }: { me: Me }) {
   const [filter, setFilter] = useState("");
   const [shown, setShown] = useState(PAGE);
   const [notice, setNotice] = useState<NoticeMessage | undefined>();
-  const [selfDemote, setSelfDemote] = useState<Member | undefined>();
+  const [pendingRole, setPendingRole] = useState<PendingRole | undefined>();
 
   const filtered = useMemo(() => {
     const q = filter.trim().toLowerCase();
@@ -207,12 +208,13 @@ export function MembersPage({ me }: { me: Me }) {
         onSuccess: () => {
           // Without the admin role this page (and the menu) no longer apply: start again as a member.
           if (member.user_id === me.user_id && role !== "admin") return window.location.assign("/dashboard");
+          setPendingRole(undefined);
           setNotice({
             kind: "success",
             text: `${member.real_name || member.user_id} is now ${role === "admin" ? "an admin" : "a member"}.`,
           });
         },
-        onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
+        // The dialog stays open and says why.
       },
     );
   };
@@ -305,9 +307,9 @@ export function MembersPage({ me }: { me: Me }) {
                                 (roleChange.isPending && roleChange.variables.userId === m.user_id) || !m.active
                               }
                               onChange={(e) => {
-                                const role = e.target.value as Role;
-                                if (m.user_id === me.user_id && role !== "admin") setSelfDemote(m);
-                                else changeRole(m, role);
+                                // The select keeps showing the current role until the change is confirmed and saved.
+                                roleChange.reset();
+                                setPendingRole({ member: m, role: e.target.value as Role });
                               }}
                             >
                               <option value="member">Member</option>
@@ -344,20 +346,14 @@ export function MembersPage({ me }: { me: Me }) {
           )
         }
       </QueryView>
-      <ConfirmDialog
-        open={selfDemote !== undefined}
-        title="Remove your own admin role?"
-        confirmLabel="Make me a member"
-        danger
+      <RoleDialog
+        pending={pendingRole}
+        self={pendingRole?.member.user_id === me.user_id && pendingRole.role !== "admin"}
         busy={roleChange.isPending}
-        onConfirm={() => {
-          if (selfDemote) changeRole(selfDemote, "member");
-          setSelfDemote(undefined);
-        }}
-        onCancel={() => setSelfDemote(undefined)}
-      >
-        <p>You will lose access to members, AI access and the public feed. Another admin can give it back.</p>
-      </ConfirmDialog>
+        error={roleChange.error}
+        onConfirm={() => pendingRole && changeRole(pendingRole.member, pendingRole.role)}
+        onCancel={() => setPendingRole(undefined)}
+      />
       <ConfirmDialog
         open={toDelete !== undefined}
         title={`Delete everything about ${toDelete?.real_name || toDelete?.user_id}?`}

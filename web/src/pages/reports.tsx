@@ -3,7 +3,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, errorMessage, query } from "../lib/api.ts";
 import { formatLongDay, isIsoDate, plural } from "../lib/format.ts";
-import { type ReportFilters, useMembers, useReportPages, useStandups } from "../lib/queries.ts";
+import { type ReportFilters, useMe, useMembers, useReportPages, useStandups } from "../lib/queries.ts";
 import { navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { Reports } from "../lib/types.ts";
@@ -53,7 +53,11 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
   // While other filters load, the previous ones stay on screen; the dates they show are not the chosen range's.
   const current = reports.isPlaceholderData ? undefined : first;
   const standups = useStandups();
-  const members = useMembers();
+  // The app renders pages only once it knows who is signed in, so this reads the cached answer.
+  const me = useMe().data;
+  const isAdmin = me?.role === "admin";
+  // Only admins may list members; a member filters between everyone and themselves.
+  const members = useMembers(isAdmin);
   const label = useStandupLabel();
 
   const [from, setFrom] = useState(fromParam);
@@ -171,6 +175,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             onChange={(e) => setFilter({ user_id: e.target.value || undefined })}
           >
             <option value="">Everyone</option>
+            {!isAdmin && me ? <option value={me.user_id}>Only me</option> : null}
             {(members.data ?? [])
               .slice()
               .sort((a, b) => (a.real_name || a.user_id).localeCompare(b.real_name || b.user_id))

@@ -9,6 +9,7 @@ import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
 import type { Channel, Schedule, ScheduleInput } from "../lib/types.ts";
+import { PauseStandupDialog } from "./pause-dialog.tsx";
 import { channelLabel, setStandupsFlash } from "./standups.tsx";
 
 /** Limits the server enforces (schedules.input.ts). */
@@ -154,6 +155,8 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
   const error = problem ?? (save.error ? errorMessage(save.error) : undefined);
   const [template, setTemplate] = useState("");
   const [undo, setUndo] = useState<{ name: string; previous: Question[]; blockerKey: number | null } | undefined>();
+  /** Changes that pause an active standup, held until the admin confirms (pausing stops today's open run). */
+  const [pausing, setPausing] = useState<ScheduleInput | undefined>();
   const errorRef = useRef<HTMLDivElement>(null);
   const update = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
 
@@ -223,6 +226,11 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
       kudos_field: form.kudosField,
       active: form.active,
     };
+    if (schedule?.active && !body.active) return setPausing(body);
+    send(body);
+  };
+
+  const send = (body: ScheduleInput) => {
     const saved = (answer: Schedule) => {
       setStandupsFlash(
         `${schedule ? "Saved" : "Created"} the standup in ${channelLabel(channels.data, answer.channel_id)}.`,
@@ -554,6 +562,18 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           </Link>
         </div>
       </form>
+      <PauseStandupDialog
+        schedule={pausing ? schedule : undefined}
+        channel={schedule ? channelLabel(channels.data, schedule.channel_id) : ""}
+        busy={false}
+        error={undefined}
+        onConfirm={() => {
+          // A failed save shows its error in the form, like any other.
+          if (pausing) send(pausing);
+          setPausing(undefined);
+        }}
+        onCancel={() => setPausing(undefined)}
+      />
     </>
   );
 }

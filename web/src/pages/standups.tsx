@@ -8,6 +8,7 @@ import { useDeleteStandup, useRunStandup, useUpdateStandup } from "../lib/mutati
 import { useChannels, useStandups } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import type { Channel, Schedule } from "../lib/types.ts";
+import { PauseStandupDialog } from "./pause-dialog.tsx";
 
 export function channelLabel(channels: Channel[] | undefined, id: string): string {
   const name = channels?.find((c) => c.id === id)?.name;
@@ -143,18 +144,22 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
   });
   const [deleting, setDeleting] = useState<Schedule | undefined>();
   const [running, setRunning] = useState<Schedule | undefined>();
+  const [pausing, setPausing] = useState<Schedule | undefined>();
 
   const toggle = (s: Schedule) => {
     setNotice(undefined);
     update.mutate(
       { id: s.id, changes: { active: !s.active } },
       {
-        onSuccess: (updated) =>
+        onSuccess: (updated) => {
+          setPausing(undefined);
           setNotice({
             kind: "success",
             text: `${updated.active ? "Resumed" : "Paused"} the standup in ${channelLabel(channels.data, s.channel_id)}.`,
-          }),
-        onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
+          });
+        },
+        // A pause that failed says why in its dialog; a resume (no dialog) in the notice.
+        onError: (err) => (s.active ? undefined : setNotice({ kind: "error", text: errorMessage(err) })),
       },
     );
   };
@@ -229,7 +234,12 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
                   channels={channels.data}
                   isAdmin={isAdmin}
                   busy={isBusy(s)}
-                  onToggle={() => toggle(s)}
+                  onToggle={() => {
+                    // Pausing stops today's open run, so it is confirmed first; resuming is not.
+                    if (!s.active) return toggle(s);
+                    update.reset();
+                    setPausing(s);
+                  }}
                   onDelete={() => {
                     remove.reset();
                     setDeleting(s);
@@ -260,6 +270,14 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
           running. Answers already given stay in reports.
         </p>
       </ConfirmDialog>
+      <PauseStandupDialog
+        schedule={pausing}
+        channel={pausing ? channelLabel(channels.data, pausing.channel_id) : ""}
+        busy={update.isPending}
+        error={pausing ? update.error : undefined}
+        onConfirm={() => pausing && toggle(pausing)}
+        onCancel={() => setPausing(undefined)}
+      />
       <ConfirmDialog
         open={running !== undefined}
         title="Run this standup now?"

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, QueryView } from "../components/states.tsx";
 import { useAddTimeOff, useRemoveTimeOff } from "../lib/mutations.ts";
@@ -117,9 +118,25 @@ function AddRange({ isAdmin, onAdded }: { isAdmin: boolean; onAdded: (range: Tim
 
 function RangeTable({ ranges, showMember }: { ranges: TimeOffRange[]; showMember: boolean }) {
   const remove = useRemoveTimeOff();
+  const [removing, setRemoving] = useState<TimeOffRange | undefined>();
+  const who = removing && showMember ? removing.real_name : "you";
   return (
     <>
-      <FormError error={remove.error} />
+      <ConfirmDialog
+        open={removing !== undefined}
+        title={`Remove time off ${removing ? days(removing) : ""}?`}
+        confirmLabel="Remove time off"
+        danger
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(undefined) })}
+        onCancel={() => setRemoving(undefined)}
+      >
+        <p>
+          Standups ask {who} again on those days, reminders go out, and days not answered count as missed in
+          participation. To be away again, add the time off again.
+        </p>
+      </ConfirmDialog>
       <div className="table-wrap">
         <table className="table">
           <thead>
@@ -145,7 +162,10 @@ function RangeTable({ ranges, showMember }: { ranges: TimeOffRange[]; showMember
                     type="button"
                     className="button button-small button-danger-outline"
                     disabled={remove.isPending && remove.variables === r.id}
-                    onClick={() => remove.mutate(r.id)}
+                    onClick={() => {
+                      remove.reset();
+                      setRemoving(r);
+                    }}
                   >
                     Remove<span className="sr-only"> time off {days(r)}</span>
                   </button>

@@ -8,6 +8,7 @@ import { useCreateWebhook, useDeleteWebhook, useSendWebhookTest } from "../lib/m
 import { useWebhooks } from "../lib/queries.ts";
 import type { CreatedWebhookEndpoint, WebhookEndpoint, WebhookEventType } from "../lib/types.ts";
 import { DeliveryLog } from "./webhook-log.tsx";
+import { explainRefusal } from "./webhook-refusal.ts";
 
 /** Every event type an endpoint can take (the contract's list), with what it means. */
 const EVENTS: Record<WebhookEventType, string> = {
@@ -84,7 +85,7 @@ function CreateEndpoint({ onCreated }: { onCreated: (created: CreatedWebhookEndp
           {create.isPending ? "Adding…" : "Add endpoint"}
         </button>
       </div>
-      <FormError error={problem ?? create.error} />
+      <FormError error={problem ?? explainRefusal(create.error, create.variables?.url ?? url) ?? create.error} />
     </form>
   );
 }
