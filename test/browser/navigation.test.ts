@@ -60,8 +60,7 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
         answers: { [MEMBER]: { answers: ["Shipped the menu", "Screenshots", "none"], mood: "🙂" } },
       });
     },
-    // A member's Reports page still asks an admin-only route (403): issue 24 item 9, fixed on its own branch.
-    watch: { console: (text) => !text.includes("status of 403"), otherHosts: true },
+    watch: { console: true, otherHosts: true },
     watchEveryPage: true,
   });
 
