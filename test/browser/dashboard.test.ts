@@ -123,9 +123,11 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^standups-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync((await download.path())!, "utf8");
-    expect(text.split("\r\n")[0]).toBe(
+    // A UTF-8 byte order mark first (spreadsheets read the encoding from it), then the spec's columns, mood_score last.
+    expect(text.startsWith("\uFEFF")).toBe(true);
+    expect(text.slice(1).split("\r\n")[0]).toBe(
       "standup_date,user_id,real_name,yesterday,today,blockers,mood,submitted_at,schedule_id,standup_name," +
-        "question_1,answer_1,question_2,answer_2,question_3,answer_3",
+        "question_1,answer_1,question_2,answer_2,question_3,answer_3,mood_score",
     );
     expect(text).toContain("Shipped feature 0");
     await page.close();
