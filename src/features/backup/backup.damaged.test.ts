@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { testEnv } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres } from "../../../test/support/database.ts";
+import { backupSource } from "../../../test/support/backup-target.ts";
+import { onPostgres } from "../../../test/support/database.ts";
 import { tableContents } from "../../../test/support/table-contents.ts";
 import { loadConfig } from "../../config.ts";
 import { type Database, openDatabase } from "../../db/client.ts";
@@ -17,11 +18,7 @@ const configFor = (url: string) => loadConfig(testEnv(url, "http://127.0.0.1:9/a
 
 /** A database with a row in it: a PGlite directory of its own, or a server database. */
 async function populated(): Promise<Database> {
-  const database = onPostgres
-    ? await freshDatabase({ poolMax: 1 })
-    : await openDatabase(`pglite://${join(root, "db")}`, {
-        loadDataDir: new Blob([readFileSync(inject("pgliteSnapshot"))]),
-      });
+  const database = await backupSource(root);
   await database.query(
     `insert into installations (team_id, team_name, bot_user_id, bot_token_enc, scopes, installer_user_id, installed_at, updated_at)
      values ('T0DAMAGED', 'Damaged', 'U0BOT', 'x', 'chat:write', '', now(), now())`,

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { testEnv } from "../../../test/support/app.ts";
-import { freshDatabase, onPostgres } from "../../../test/support/database.ts";
+import { backupSource } from "../../../test/support/backup-target.ts";
+import { onPostgres } from "../../../test/support/database.ts";
 import { tableContents } from "../../../test/support/table-contents.ts";
 import { loadConfig } from "../../config.ts";
 import { type Database, openDatabase } from "../../db/client.ts";
@@ -30,11 +31,7 @@ async function contentsAt(url: string): Promise<Record<string, string[]>> {
 
 /** A database with enough rows that pg_restore takes a while to load them. */
 async function populated(): Promise<Database> {
-  const database = onPostgres
-    ? await freshDatabase({ poolMax: 1 })
-    : await openDatabase(`pglite://${join(root, "db")}`, {
-        loadDataDir: new Blob([readFileSync(inject("pgliteSnapshot"))]),
-      });
+  const database = await backupSource(root);
   await database.query(
     `insert into installations (team_id, team_name, bot_user_id, bot_token_enc, scopes, installer_user_id, installed_at, updated_at)
      select 'T' || i, 'Team ' || i, 'U0BOT', repeat('x', 200), 'chat:write', '', now(), now()
