@@ -33,6 +33,7 @@ export type Role = z.output<typeof workspace.me>["role"];
 export type Me = z.output<typeof workspace.me>;
 export type FailedChatEvent = z.output<typeof chatEvents.failedChatEvent>;
 export type Member = z.output<typeof workspace.member>;
+export type Person = z.output<typeof workspace.person>;
 export type MemberSyncStatus = z.output<typeof members.memberSyncStatus>;
 export type MemberSyncQueued = z.output<typeof members.memberSyncQueued>;
 export type Channel = z.output<typeof workspace.channel>;

@@ -27,6 +27,17 @@ export const member = z
   })
   .meta({ id: "Member" });
 
+/** A person as any signed-in member may see them: enough to pick and recognise someone, no e-mail. */
+export const person = z
+  .object({
+    user_id: z.string(),
+    real_name: z.string().describe("The name to show; Slack's display name or handle when no real name is known"),
+    display_name: z.string().describe("Slack's display name (the handle people type after @); may be empty"),
+    avatar_url: z.string().nullable().describe("The person's Slack picture (72 px), null when unknown"),
+    active: z.boolean().describe("false for people who left the workspace; kept so past answers keep a name"),
+  })
+  .meta({ id: "Person" });
+
 export const roleChanged = z.object({ ok: z.literal(true), user_id: z.string(), role });
 
 export const channel = z.object({ id: z.string(), name: z.string() }).meta({ id: "Channel" });

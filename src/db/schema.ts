@@ -56,6 +56,8 @@ export const members = pgTable(
     userId: text("user_id").notNull(),
     realName: text("real_name").notNull().default(""),
     displayName: text("display_name").notNull().default(""),
+    /** Slack's profile picture (image_72), an https address; empty when unknown. */
+    avatarUrl: text("avatar_url").notNull().default(""),
     email: text("email").notNull().default(""),
     tz: text("tz").notNull().default("UTC"),
     active: boolean("active").notNull().default(true),

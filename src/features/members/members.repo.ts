@@ -11,6 +11,8 @@ export interface SlackPerson {
   userId: string;
   realName: string;
   displayName: string;
+  /** An https address of the person's picture; absent or "" when unknown. */
+  avatarUrl?: string;
   email: string;
   tz: string;
   active: boolean;
@@ -163,16 +165,18 @@ async function upsertPeopleRows(
   // conflict the role is promoted only when Slack's flag turns on ("is false", not "not": a flag never seen, null
   // on rows from before it was stored, promotes no one).
   await ex.execute(
-    sql`insert into members (team_id, user_id, real_name, display_name, email, tz, active, role, slack_admin,
-                             created_at, updated_at)
-        select ${teamId}::text, p.user_id, p.real_name, p.display_name, p.email, p.tz, p.active,
+    sql`insert into members (team_id, user_id, real_name, display_name, avatar_url, email, tz, active, role,
+                             slack_admin, created_at, updated_at)
+        select ${teamId}::text, p.user_id, p.real_name, p.display_name, p.avatar_url, p.email, p.tz, p.active,
                case when p.slack_admin then 'admin' else 'member' end, p.slack_admin, ${at}, ${at}
         from unnest(${text((p) => p.userId)}, ${text((p) => p.realName)}, ${text((p) => p.displayName)},
-                    ${text((p) => p.email)}, ${text((p) => p.tz)}, ${active}, ${slackAdmin})
-          with ordinality as p(user_id, real_name, display_name, email, tz, active, slack_admin, n)
+                    ${text((p) => p.avatarUrl ?? "")}, ${text((p) => p.email)}, ${text((p) => p.tz)}, ${active},
+                    ${slackAdmin})
+          with ordinality as p(user_id, real_name, display_name, avatar_url, email, tz, active, slack_admin, n)
         order by p.n
         on conflict (team_id, user_id) do update set
-          real_name = excluded.real_name, display_name = excluded.display_name, email = excluded.email,
+          real_name = excluded.real_name, display_name = excluded.display_name, avatar_url = excluded.avatar_url,
+          email = excluded.email,
           tz = excluded.tz, active = excluded.active,
           role = case when excluded.slack_admin and members.slack_admin is false then 'admin' else members.role end,
           slack_admin = excluded.slack_admin, updated_at = excluded.updated_at`,

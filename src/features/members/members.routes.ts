@@ -6,13 +6,15 @@ import {
   memberSyncQueued,
   memberSyncStatus,
   mutationErrors,
+  person,
   roleChanged,
+  sessionErrors,
 } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { memberSyncStatus as readSyncStatus, requestMemberSync } from "./member-sync.ts";
-import { changeRole, inviteMember, listMemberViews } from "./members.service.ts";
+import { changeRole, inviteMember, listMemberViews, listPeople } from "./members.service.ts";
 
 const SLACK_ID = /^[A-Z0-9]{2,32}$/;
 const BODY_MESSAGE = "Request body must be a JSON object";
@@ -41,6 +43,20 @@ export function memberRoutes(app: App, deps: Deps): void {
       schema: { summary: "Every member", response: { 200: z.array(member), ...adminErrors } },
     },
     async (req) => listMemberViews(deps, requireSession(req).teamId),
+  );
+
+  app.get(
+    "/dashboard/api/people",
+    {
+      schema: {
+        summary: "The workspace's people by name, for pickers and filters (any signed-in member)",
+        description:
+          "Names, Slack display names and pictures of everyone Upbeat knows in the workspace, active people first. " +
+          "No e-mail addresses or roles: those stay on the admin-only members list.",
+        response: { 200: z.array(person), ...sessionErrors },
+      },
+    },
+    async (req) => listPeople(deps, requireSession(req).teamId),
   );
 
   app.post(

@@ -90,6 +90,30 @@ export async function listMemberViews(deps: Pick<Deps, "db">, teamId: string): P
   return (await listMembers(deps.db, teamId)).map(presentMember);
 }
 
+export interface PersonView {
+  user_id: string;
+  real_name: string;
+  display_name: string;
+  avatar_url: string | null;
+  active: boolean;
+}
+
+/**
+ * The workspace's people for pickers, filters and names on any page a member sees: names and pictures, never
+ * e-mail or role. Active people first, each group by name.
+ */
+export async function listPeople(deps: Pick<Deps, "db">, teamId: string): Promise<PersonView[]> {
+  const people = (await listMembers(deps.db, teamId)).map((m) => ({
+    user_id: m.userId,
+    real_name: m.realName.trim() || m.displayName.trim() || m.userId,
+    display_name: m.displayName.trim(),
+    avatar_url: m.avatarUrl || null,
+    active: m.active,
+  }));
+  const collator = new Intl.Collator("en", { sensitivity: "base" });
+  return people.sort((a, b) => Number(b.active) - Number(a.active) || collator.compare(a.real_name, b.real_name));
+}
+
 /** The member's timezone as Slack reports it; UTC when unknown. */
 export async function memberTimezone(deps: Pick<Deps, "db">, teamId: string, userId: string): Promise<string> {
   return (await findMember(deps.db, teamId, userId))?.tz || "UTC";

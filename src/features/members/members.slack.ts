@@ -13,7 +13,7 @@ export interface SlackUser {
   real_name?: string;
   name?: string;
   tz?: string;
-  profile?: { real_name?: string; display_name?: string; email?: string };
+  profile?: { real_name?: string; display_name?: string; email?: string; image_72?: string };
 }
 
 /** Slackbot is not flagged as a bot by Slack, so it is excluded by id. */
@@ -26,11 +26,26 @@ export function toPerson(u: SlackUser): SlackPerson {
     userId: u.id!,
     realName: u.profile?.real_name || u.real_name || u.name || u.id!,
     displayName: u.profile?.display_name || u.name || "",
+    avatarUrl: avatarUrl(u.profile?.image_72),
     email: u.profile?.email ?? "",
     tz: u.tz || "UTC",
     active: !u.deleted,
     slackAdmin: Boolean(u.is_admin || u.is_owner),
   };
+}
+
+/**
+ * Only an https picture address is kept (or, for the local fake Slack, http on 127.0.0.1): the dashboard puts it in
+ * an <img>, and its CSP allows Slack's picture hosts and the loopback fake only.
+ */
+function avatarUrl(value: string | undefined): string {
+  if (!value || value.length > 1000) return "";
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || (url.protocol === "http:" && url.hostname === "127.0.0.1") ? value : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Every person of the workspace, following users.list cursors. */

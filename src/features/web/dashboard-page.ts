@@ -11,9 +11,14 @@ import { escapeHtml, htmlPage } from "../../lib/html.ts";
  */
 export const WEB_DIST_DIR = fileURLToPath(new URL("web/", BUILD_DIR));
 
-/** The dashboard loads only its own scripts, styles and API; no other site may frame it. */
+/**
+ * The dashboard loads only its own scripts, styles and API; no other site may frame it. Images may also come from
+ * Slack's picture hosts (people's avatars) and from the local fake Slack on 127.0.0.1 that tests and the demo use.
+ */
 export const DASHBOARD_CSP =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+  "default-src 'self'; img-src 'self' data: https://avatars.slack-edge.com https://a.slack-edge.com " +
+  "https://secure.gravatar.com http://127.0.0.1:*; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
+  "frame-ancestors 'none'";
 
 const PAGE_HEADERS = {
   "content-security-policy": DASHBOARD_CSP,

@@ -92,7 +92,7 @@ export function useInviteMember() {
         keys.members(),
         (list) => list && [member, ...list.filter((m) => m.user_id !== member.user_id)],
       );
-      invalidate(client, keys.members(), keys.stats());
+      invalidate(client, keys.members(), keys.people(), keys.stats());
     },
   });
 }
@@ -129,7 +129,7 @@ export function useDeleteMemberData() {
     mutationFn: (userId: string) => api.delete<MemberDataDeleted>(`/members/${encodeURIComponent(userId)}/data`),
     onSuccess: (_answer, userId) => {
       client.setQueryData<Member[]>(keys.members(), (list) => list?.filter((m) => m.user_id !== userId));
-      invalidate(client, keys.members());
+      invalidate(client, keys.members(), keys.people());
     },
   });
 }

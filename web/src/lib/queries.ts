@@ -13,6 +13,7 @@ import type {
   Member,
   MemberProfile,
   MemberSyncStatus,
+  Person,
   Profile,
   Reports,
   Rule,
@@ -40,6 +41,7 @@ export const keys = {
   reports: (params: ReportsParams) => ["reports", params] as const,
   analytics: (days: number) => ["analytics", days] as const,
   members: () => ["members"] as const,
+  people: () => ["people"] as const,
   memberSync: () => ["members", "sync"] as const,
   failedChatEvents: () => ["chat", "failed-events"] as const,
   channels: () => ["channels"] as const,
@@ -105,6 +107,14 @@ export function useAnalytics(days: number) {
 /** The member list is admin-only: pass `enabled: false` where a member may see the page too, so it never asks. */
 export function useMembers(enabled = true) {
   return useQuery({ queryKey: keys.members(), queryFn: get<Member[]>("/members"), enabled });
+}
+
+/**
+ * The workspace's people by name and picture, for pickers, filters and names: any signed-in member may read it.
+ * Names change seldom, so it is kept for five minutes.
+ */
+export function usePeople() {
+  return useQuery({ queryKey: keys.people(), queryFn: get<Person[]>("/people"), staleTime: 5 * 60_000 });
 }
 
 /** The member sync's status; while one is queued or running it is read again every few seconds. */

@@ -32,6 +32,7 @@ export type {
   MemberSyncStatus,
   MoodDay,
   ParticipationRow,
+  Person,
   Profile,
   ProfileImportResult,
   ProfileImportRow,

@@ -103,6 +103,7 @@ function SyncPanel() {
     // A sync that just ended may have changed the list.
     if (previous.current && previous.current !== "idle" && state === "idle") {
       void client.invalidateQueries({ queryKey: keys.members(), exact: true });
+      void client.invalidateQueries({ queryKey: keys.people(), exact: true });
     }
     previous.current = state;
   }, [state, client]);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { type TestApp, useTestApp } from "../../../test/support/app.ts";
+import { syncMembers } from "./members.service.ts";
+
+const TEAM = "T0PEOPLE";
+const OTHER = "T0PEOPLEX";
+const ADMIN = "U0PPLADMIN";
+const MEMBER = "U0PPLMEMB";
+
+interface PersonJson {
+  user_id: string;
+  real_name: string;
+  display_name: string;
+  avatar_url: string | null;
+  active: boolean;
+}
+
+describe("GET /dashboard/api/people", async () => {
+  const t: TestApp = await useTestApp();
+
+  const people = async (cookie: string): Promise<PersonJson[]> => {
+    const res = await t.inject({ method: "GET", url: "/dashboard/api/people", headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    return res.json() as PersonJson[];
+  };
+
+  it("gives any signed-in member names and pictures, never e-mail or role, active people first by name", async () => {
+    await t.installTeam(TEAM, { installer: ADMIN });
+    t.fake.addUser(TEAM, { id: ADMIN, name: "ada", real_name: "Ada Admin", email: "ada@people.test", is_admin: true });
+    t.fake.addUser(TEAM, {
+      id: MEMBER,
+      name: "lucia",
+      real_name: "Lucía Fernández",
+      display_name: "lucia",
+      email: "lucia@people.test",
+      image_72: "https://avatars.slack-edge.com/2026-01-01/lucia_72.png",
+    });
+    t.fake.addUser(TEAM, {
+      id: "U0PPLBOB",
+      name: "bob",
+      real_name: "bob Builder",
+      image_72: "http://evil.example/x.png",
+    });
+    t.fake.addUser(TEAM, { id: "U0PPLGONE", name: "gone", real_name: "Aaron Gone" });
+    await syncMembers(t.deps, TEAM);
+    t.fake.addUser(TEAM, { id: "U0PPLGONE", name: "gone", real_name: "Aaron Gone", deleted: true });
+    await syncMembers(t.deps, TEAM);
+    await t.installTeam(OTHER, { installer: "U0PPLOTHER" });
+    t.fake.addUser(OTHER, { id: "U0PPLOTHER", name: "other", real_name: "Other Workspace" });
+    await syncMembers(t.deps, OTHER);
+
+    const cookie = await t.signIn(TEAM, MEMBER);
+    const list = await people(cookie);
+    expect(list.map((p) => p.real_name)).toEqual(["Ada Admin", "bob Builder", "Lucía Fernández", "Aaron Gone"]);
+    expect(list.every((p) => Object.keys(p).sort().join() === "active,avatar_url,display_name,real_name,user_id")).toBe(
+      true,
+    );
+    const lucia = list.find((p) => p.user_id === MEMBER)!;
+    expect(lucia).toMatchObject({ display_name: "lucia", active: true });
+    expect(lucia.avatar_url).toBe("https://avatars.slack-edge.com/2026-01-01/lucia_72.png");
+    // A picture that is not https (nor the local fake) is never put in the dashboard.
+    expect(list.find((p) => p.user_id === "U0PPLBOB")!.avatar_url).toBeNull();
+    expect(list.find((p) => p.user_id === "U0PPLGONE")!.active).toBe(false);
+    expect(JSON.stringify(list)).not.toContain("@people.test");
+  });
+
+  it("answers 401 without a session", async () => {
+    const res = await t.inject({ method: "GET", url: "/dashboard/api/people" });
+    expect(res.statusCode).toBe(401);
+  });
+});
