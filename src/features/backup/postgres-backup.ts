@@ -12,7 +12,7 @@ import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest, manifestMemb
 import { databaseLevel, upbeatVersion } from "./migration-level.ts";
 import { partialNameOf } from "./pglite-backup.ts";
 
-/** The commands `npm run backup` / `restore` run on PostgreSQL, for an operator without them here (and the README). */
+/** The commands `npm run backup` / `restore` run on PostgreSQL, for an operator without them here (and docs/operations.md). */
 export const MANUAL_COMMANDS = {
   backup: 'pg_dump --format=custom --file=upbeat.pgdump "$DATABASE_URL"',
   restore: 'pg_restore --no-owner --exit-on-error --single-transaction --dbname="$DATABASE_URL" upbeat.pgdump',

@@ -32,7 +32,7 @@ export const MAINTENANCE_TICK_MS = 3600_000;
 export const PRUNE_BATCH = 5_000;
 
 /**
- * What the daily run deletes. Tables not listed are kept (the README's Retention table says why), or pruned by their
+ * What the daily run deletes. Tables not listed are kept (the Retention table in docs/operations.md says why), or pruned by their
  * own feature as it goes: digest claims (each digest pass), celebration post claims (each celebrations pass).
  */
 export const PRUNE_STEPS: readonly PruneStep[] = [

@@ -40,7 +40,7 @@ export const BOT_SCOPES = Object.keys(BOT_SCOPE_REASONS).sort() as readonly BotS
 
 /**
  * Bot events, each with what listens to it. `message.groups` (kudos in private channels) is not here: it stays
- * opt-in, added to the app by hand (see the README's Kudos section).
+ * opt-in, added to the app by hand (see Kudos in docs/people.md).
  */
 export const BOT_EVENT_REASONS = {
   app_home_opened: "the Home tab shows the member's standups",

@@ -5,7 +5,7 @@ import { type ResponseSnapshotRow, selectNames, selectResponse, selectRun, selec
 
 /**
  * The `data` of each event type: a snapshot taken in the emitter's transaction, so a receiver has what it needs
- * without calling back. Field names are snake_case like the rest of the API; README documents each shape.
+ * without calling back. Field names are snake_case like the rest of the API; docs/webhooks.md documents each shape.
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
