@@ -193,7 +193,7 @@ export function formatDate(date: string, o: Pick<DateTimeOptions, "locale"> = {}
   return formatCalendar(date, DATE, o.locale);
 }
 
-/** "Monday 2 March 2026" */
+/** "Monday, 2 March 2026" */
 export function formatLongDay(date: string, o: Pick<DateTimeOptions, "locale"> = {}): string {
   return formatCalendar(date, LONG_DAY, o.locale);
 }
@@ -214,5 +214,7 @@ export function formatDayRange(
 ): string {
   if (!isDay(from) || !isDay(to)) return from === to ? from : `${from} – ${to}`;
   const [first, last] = from <= to ? [from, to] : [to, from];
-  return formatter(o.locale, o.weekday ? DAY : DATE).formatRange(calendarDay(first), calendarDay(last));
+  const text = formatter(o.locale, o.weekday ? DAY : DATE).formatRange(calendarDay(first), calendarDay(last));
+  // ICU puts thin spaces around the dash; plain ones read the same and match what people type and search for.
+  return text.replace(/\u2009/g, " ");
 }
