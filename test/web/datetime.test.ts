@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatClock,
   formatDate,
   formatDay,
   formatDayRange,
@@ -37,6 +38,8 @@ describe("instants in the viewer's zone, the zone named", () => {
     expect(formatInstant(null, GB)).toBe("Never");
     expect(formatInstant("not a date", GB)).toBe("not a date");
     expect(formatTimeOfDay(undefined, GB)).toBe("");
+    expect(formatClock("09:30", GB)).toBe("09:30");
+    expect(formatClock("13:05", US)).toMatch(/^1:05\sPM$/);
   });
 
   it("names zones by their last part, UTC as UTC", () => {

@@ -74,6 +74,14 @@ export function formatTimeOfDay(iso: string | null | undefined, o: DateTimeOptio
   return `${clockIn(d, zone, o.locale)} ${zoneName(zone)}`;
 }
 
+/** A wall-clock time ("09:30") on the locale's clock, no zone: "09:30" (en-GB), "9:30 AM" (en-US). */
+export function formatClock(time: string, o: Pick<DateTimeOptions, "locale"> = {}): string {
+  const match = /^(\d{1,2}):(\d{2})/.exec(time);
+  if (!match) return time;
+  const at = Date.UTC(1970, 0, 1, Number(match[1]), Number(match[2]));
+  return formatter(o.locale, { ...CLOCK, timeZone: "UTC" }).format(at);
+}
+
 /** The calendar day (YYYY-MM-DD) an instant falls on in a zone. */
 export function dayInZone(at: Date, zone: string): string {
   return formatter("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: zone }).format(at);

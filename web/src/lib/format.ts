@@ -2,6 +2,8 @@
 
 // Dates and times have their own module; pages keep importing them from here.
 export {
+  dayInZone,
+  formatClock,
   formatDate,
   formatDay,
   formatDayRange,
