@@ -5,6 +5,7 @@ import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.ts";
+import { formatDayRange } from "../../web/src/lib/datetime.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 
 const TEAM = "T0OFFWEB";
@@ -14,6 +15,11 @@ const ANA = "U0OFFWEBANA";
 describe.runIf(hasChromium)("the Time off page in a real browser", () => {
   // The server's clock is the real one (the browser drops a session cookie that expired by its own clock).
   const day = (n: number) => DateTime.utc().plus({ days: n }).toISODate()!;
+  // The page says a range in words, in the browser's locale: "21 – 25 Dec 2026".
+  const range = (page: Page, from: number, to: number) =>
+    page
+      .evaluate(() => Intl.DateTimeFormat().resolvedOptions().locale)
+      .then((locale) => formatDayRange(day(from), day(to), { locale }));
   const stored = () =>
     rows<{ user_id: string; start_date: string; end_date: string; reason: string; created_by: string }>(
       web.t.deps.db,
@@ -55,7 +61,7 @@ describe.runIf(hasChromium)("the Time off page in a real browser", () => {
     await expect
       .poll(() => page.getByRole("cell", { name: "Ana Away", exact: true }).count(), { timeout: 10_000 })
       .toBe(1);
-    expect(await page.getByRole("cell", { name: `${day(10)} – ${day(12)}`, exact: true }).count()).toBe(1);
+    expect(await page.getByRole("cell", { name: await range(page, 10, 12), exact: true }).count()).toBe(1);
     expect(await stored()).toEqual([
       { user_id: ANA, start_date: day(10), end_date: day(12), reason: "Family visit", created_by: ADMIN },
     ]);
@@ -80,16 +86,15 @@ describe.runIf(hasChromium)("the Time off page in a real browser", () => {
 
     await page.getByLabel("First day away").fill(day(13));
     await page.getByRole("button", { name: "Add time off" }).click();
-    await expect
-      .poll(() => page.getByRole("cell", { name: `${day(10)} – ${day(13)}`, exact: true }).count(), { timeout: 10_000 })
-      .toBe(1);
+    const merged = await range(page, 10, 13);
+    await expect.poll(() => page.getByRole("cell", { name: merged, exact: true }).count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByText("ranges next to each other are merged").count()).toBe(1);
     expect((await stored()).filter((r) => r.user_id === ANA).map((r) => [r.start_date, r.end_date])).toEqual([
       [day(10), day(13)],
     ]);
     await page.screenshot({ path: join(OUTPUT, "time-off-member.png"), fullPage: true });
 
-    await page.getByRole("button", { name: `Remove time off ${day(10)} – ${day(13)}` }).click();
+    await page.getByRole("button", { name: `Remove time off ${merged}` }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Remove time off" }).click();
     await expect.poll(() => page.getByText("No time off planned").count(), { timeout: 10_000 }).toBe(1);
     expect((await stored()).map((r) => r.user_id)).toEqual([ADMIN]);

@@ -49,6 +49,9 @@ export interface BrowserOptions {
   /** Chromium arguments beyond the usual ones. */
   args?: string[];
   acceptDownloads?: boolean;
+  /** The browser's locale and IANA zone (the machine's when absent), for pages that speak in the viewer's zone. */
+  locale?: string;
+  timezoneId?: string;
   watch?: WatchOptions;
   /** Watch every page of the context (popups, pages a test opens itself), not only those from newPage/signIn. */
   watchEveryPage?: boolean;
@@ -163,6 +166,8 @@ export function useBrowser(opts: BrowserOptions = {}): BrowserHarness {
       executablePath: CHROMIUM,
       headless: true,
       ...(opts.acceptDownloads ? { acceptDownloads: true } : {}),
+      ...(opts.locale ? { locale: opts.locale } : {}),
+      ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
       args: [...ARGS, ...(opts.args ?? [])],
     });
     if (opts.watchEveryPage) context.on("page", (page) => watchPage(page));

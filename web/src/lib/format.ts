@@ -1,5 +1,22 @@
 /** Display helpers. Dates from the API are calendar days (YYYY-MM-DD) or UTC instants (ISO 8601). */
 
+// Dates and times have their own module; pages keep importing them from here.
+export {
+  dayInZone,
+  formatClock,
+  formatDate,
+  formatDay,
+  formatDayRange,
+  formatInstant,
+  formatLongDay,
+  formatShortDay,
+  formatStandupInstant,
+  formatStandupTime,
+  formatTimeOfDay,
+  standupTimeParts,
+  zoneName,
+} from "./datetime.ts";
+
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -44,52 +61,9 @@ export function describeDays(value: string): string {
   return days.map((d) => WEEKDAY_LABELS[d].short).join(", ");
 }
 
-const dayFormat = new Intl.DateTimeFormat(undefined, {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
-const longDayFormat = new Intl.DateTimeFormat(undefined, {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const shortDayFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
-const instantFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
-
+/** A calendar day (YYYY-MM-DD) at UTC midnight, for day arithmetic that never shifts with a zone. */
 function calendarDay(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
-}
-
-/** "Mon, 2 Mar" */
-export function formatDay(date: string): string {
-  return dayFormat.format(calendarDay(date));
-}
-
-/** "Monday, 2 March 2026" */
-export function formatLongDay(date: string): string {
-  return longDayFormat.format(calendarDay(date));
-}
-
-/** "2 Mar", for chart axes. */
-export function formatShortDay(date: string): string {
-  return shortDayFormat.format(calendarDay(date));
-}
-
-export function formatInstant(iso: string | null | undefined): string {
-  if (!iso) return "Never";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : instantFormat.format(d);
-}
-
-export function formatTimeOfDay(iso: string | undefined): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : timeFormat.format(d);
 }
 
 export function todayIso(): string {

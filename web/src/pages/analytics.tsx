@@ -2,7 +2,7 @@ import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
-import { formatLongDay, MOODS, trendWord } from "../lib/format.ts";
+import { formatDayRange, formatLongDay, MOODS, trendWord } from "../lib/format.ts";
 import { participationLabel } from "../lib/participation.ts";
 import { useAnalytics } from "../lib/queries.ts";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
@@ -126,7 +126,7 @@ export function AnalyticsPage() {
 
   return (
     <>
-      <PageHeader title="Analytics" lead={a ? `${formatLongDay(a.from)} to ${formatLongDay(a.to)}` : undefined}>
+      <PageHeader title="Analytics" lead={a ? formatDayRange(a.from, a.to) : undefined}>
         <div className="field field-inline">
           <label htmlFor="range">Period</label>
           <select id="range" className="input" value={days} onChange={(e) => setDays(Number(e.target.value))}>

@@ -3,7 +3,7 @@ import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { Empty, Notice, type NoticeMessage } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { useDeleteHoliday, useImportHolidays, useSaveHoliday } from "../lib/celebrations.ts";
-import { formatLongDay } from "../lib/format.ts";
+import { formatDate, formatLongDay } from "../lib/format.ts";
 import type { HolidayImport, ListedHoliday } from "../lib/types.ts";
 
 /**
@@ -257,7 +257,7 @@ export function ImportForm({ existing }: { existing: ListedHoliday[] }) {
                 {result.rows.map((r) => (
                   <tr key={r.line}>
                     <td className="hide-narrow">{r.line}</td>
-                    <td>{r.date}</td>
+                    <td>{formatDate(r.date)}</td>
                     <td>{r.name}</td>
                     <td>
                       {r.error ? `${r.status}: ${r.error}` : r.status}

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { PageHeader } from "../components/layout.tsx";
 import { Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
+import { formatClock } from "../lib/format.ts";
 import { useSetDigest } from "../lib/mutations.ts";
 import { useEmailPreferences } from "../lib/queries.ts";
 import type { EmailPreferences } from "../lib/types.ts";
@@ -42,8 +43,8 @@ function DigestSwitch({ prefs }: { prefs: EmailPreferences }) {
           <label htmlFor="digest">Send me the weekly digest</label>
         </div>
         <p id="digest-help" className="field-help">
-          Every Monday at 09:00 in the workspace's timezone: last week's participation, mood and open blockers per
-          standup. Each digest also has a one-click unsubscribe link.
+          Every Monday at {formatClock("09:00")} in the workspace's timezone: last week's participation, mood and open
+          blockers per standup. Each digest also has a one-click unsubscribe link.
         </p>
       </div>
       {prefs.has_address ? null : (

@@ -1,6 +1,7 @@
 import { type ChangeEvent, type FormEvent, useMemo, useState } from "react";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
+import { formatDate } from "../lib/format.ts";
 import { useImportProfiles, useSaveMemberProfile } from "../lib/mutations.ts";
 import { useProfiles } from "../lib/queries.ts";
 import type { MemberProfile, ProfileImportResult } from "../lib/types.ts";
@@ -252,7 +253,7 @@ export function ProfilesPage() {
                           </span>
                         </th>
                         <td>{birthdayLabel(p)}</td>
-                        <td>{p.start_date ?? "–"}</td>
+                        <td>{p.start_date ? formatDate(p.start_date) : "–"}</td>
                         <td className="hide-narrow">{p.role || <span className="muted">–</span>}</td>
                         <td>{p.celebrate ? "Yes" : "No"}</td>
                         <td>

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, errorMessage, query } from "../lib/api.ts";
-import { formatLongDay, isIsoDate, plural } from "../lib/format.ts";
+import { formatDayRange, isIsoDate, plural } from "../lib/format.ts";
 import { type ReportFilters, useMe, useMembers, useReportPages, useStandups } from "../lib/queries.ts";
 import { navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
@@ -32,8 +32,7 @@ function Summary({ data, loaded, updating }: { data: Reports; loaded: number; up
   const s = data.summary;
   return (
     <p className="summary" aria-live="polite">
-      {formatLongDay(data.from)} to {formatLongDay(data.to)}: {plural(s.responses, "answer")} from{" "}
-      {plural(s.members_answered, "member")}
+      {formatDayRange(data.from, data.to)}: {plural(s.responses, "answer")} from {plural(s.members_answered, "member")}
       {s.asked > 0 ? ` · ${s.pct}% participation (${s.answered} of ${s.asked} asked)` : ""}
       {s.awaiting > 0 ? `, ${s.awaiting} awaiting (not counted until their standup closes)` : ""}
       {" · "}

@@ -3,7 +3,7 @@ import { Combobox, type ComboOption } from "../components/combobox.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Loading, Notice, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
-import { parseDays, WEEKDAY_LABELS, WEEKDAYS, type Weekday } from "../lib/format.ts";
+import { formatStandupTime, parseDays, WEEKDAY_LABELS, WEEKDAYS, type Weekday } from "../lib/format.ts";
 import { useCreateStandup, useUpdateStandup } from "../lib/mutations.ts";
 import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
@@ -178,6 +178,11 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
     const list = zones.includes(form.tz) || !form.tz ? zones : [form.tz, ...zones];
     return list.map((z) => ({ value: z, label: z.replace(/_/g, " "), hint: utcOffset(z) }));
   }, [form.tz]);
+  // "09:30 Berlin · 08:30 your time" while the time and zone are valid; each person's own clock has no one time.
+  const asksAt =
+    !form.askInMemberTimezone && /^([01]\d|2[0-3]):[0-5]\d$/.test(form.time) && allTimezones().includes(form.tz)
+      ? formatStandupTime(form.time, form.tz)
+      : undefined;
 
   const setQuestion = (key: number, text: string) =>
     update({ questions: form.questions.map((q) => (q.key === key ? { ...q, text } : q)) });
@@ -347,6 +352,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
             />
             <p id="timezone-help" className="field-help">
               The standup follows this zone's clock, daylight saving time included.
+              {asksAt ? ` It asks at ${asksAt} today.` : ""}
             </p>
           </div>
         </div>

@@ -3,7 +3,16 @@ import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
-import { describeDays, formatDay, plural } from "../lib/format.ts";
+import {
+  dayInZone,
+  describeDays,
+  formatClock,
+  formatDay,
+  formatStandupInstant,
+  formatStandupTime,
+  plural,
+  standupTimeParts,
+} from "../lib/format.ts";
 import { useDeleteStandup, useRunStandup, useUpdateStandup } from "../lib/mutations.ts";
 import { useChannels, useStandups } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
@@ -21,17 +30,34 @@ export function setStandupsFlash(message: string): void {
   flash = message;
 }
 
-/** "Tue, 3 Mar", and the time on the viewer's clock when their timezone is not the schedule's. */
+/**
+ * "Tue 3 Mar, 09:30 Berlin · 08:30 your time". A standup asked on each person's own clock has no one time: its day
+ * alone.
+ */
 function describeNextRun(schedule: Schedule): string {
   if (!schedule.next_run_at) return schedule.active ? "Not scheduled" : "None while paused";
-  const at = new Date(schedule.next_run_at);
-  const viewerTz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const inZone = (timeZone: string) =>
-    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
-  const day = formatDay(inZone(schedule.schedule_tz));
-  if (viewerTz === schedule.schedule_tz) return day;
-  const local = new Intl.DateTimeFormat(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(at);
-  return `${day} (${local} your time)`;
+  if (schedule.ask_in_member_timezone)
+    return formatDay(dayInZone(new Date(schedule.next_run_at), schedule.schedule_tz));
+  return formatStandupInstant(schedule.next_run_at, schedule.schedule_tz);
+}
+
+/** "09:30 Berlin · 08:30 your time", or "09:30 (each person's own timezone)". */
+function ScheduleTime({ schedule }: { schedule: Schedule }) {
+  if (schedule.ask_in_member_timezone) {
+    return (
+      <>
+        <strong>{formatClock(schedule.schedule_time)}</strong>{" "}
+        <span className="muted">(each person's own timezone)</span>
+      </>
+    );
+  }
+  const time = standupTimeParts(schedule.schedule_time, schedule.schedule_tz);
+  return (
+    <>
+      <strong>{time.standup}</strong>
+      {time.yours ? <span className="muted"> · {time.yours}</span> : null}
+    </>
+  );
 }
 
 function describeLastRun(schedule: Schedule): string {
@@ -72,11 +98,7 @@ function ScheduleCard({
         </div>
         <p className="schedule-when">
           <span className="muted">{channel}</span> · <strong>{describeDays(schedule.schedule_days)}</strong> at{" "}
-          <strong>{schedule.schedule_time}</strong>{" "}
-          <span className="muted">
-            ({schedule.schedule_tz.replace(/_/g, " ")}
-            {schedule.ask_in_member_timezone ? ", each person's own timezone" : ""})
-          </span>
+          <ScheduleTime schedule={schedule} />
         </p>
         <dl className="schedule-facts">
           <div>
@@ -295,7 +317,11 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
               {channelLabel(channels.data, running.channel_id)} now, by direct message.
             </p>
             <p className="muted">
-              This is today's run: the scheduled time today ({running.schedule_time}) will not run it again.
+              This is today's run: the scheduled time today (
+              {running.ask_in_member_timezone
+                ? `${formatClock(running.schedule_time)} on each person's clock`
+                : formatStandupTime(running.schedule_time, running.schedule_tz)}
+              ) will not run it again.
             </p>
           </>
         ) : null}

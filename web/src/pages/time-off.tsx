@@ -2,14 +2,16 @@ import { type FormEvent, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, QueryView } from "../components/states.tsx";
+import { formatDayRange } from "../lib/format.ts";
 import { useAddTimeOff, useRemoveTimeOff } from "../lib/mutations.ts";
 import { useMembers, useTimeOff } from "../lib/queries.ts";
 import type { Me, TimeOffRange } from "../lib/types.ts";
 
 const REASON_MAX = 200;
 
+/** "21 Dec 2026 – 4 Jan 2027"; one day alone. */
 function days(r: TimeOffRange): string {
-  return r.start_date === r.end_date ? r.start_date : `${r.start_date} – ${r.end_date}`;
+  return formatDayRange(r.start_date, r.end_date);
 }
 
 /** Admins choose whose time off; members add their own. */
