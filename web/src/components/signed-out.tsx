@@ -14,14 +14,20 @@ export function SignedOut({ reason }: { reason?: string }) {
         <h1>{demo ? "Sign in to the demo" : "Sign in from Slack"}</h1>
         <p>{reason ?? "You are not signed in, or your session has ended."}</p>
         {demo && member ? (
-          <p className="signin-demo">
-            <a className="button button-primary" href="/demo/sign-in">
-              Sign in as the admin ({demo})
-            </a>{" "}
-            <a className="button" href="/demo/sign-in?as=member">
-              Sign in as a member ({member})
-            </a>
-          </p>
+          <>
+            <p className="signin-demo">
+              <a className="button button-primary" href="/demo/sign-in">
+                Sign in as the admin
+              </a>{" "}
+              <a className="button" href="/demo/sign-in?as=member">
+                Sign in as a member
+              </a>
+            </p>
+            <p className="muted">
+              The admin is {demo}, who can change everything; the member is {member}, who sees what any team member
+              sees.
+            </p>
+          </>
         ) : demo ? (
           <p>
             <a className="button button-primary" href="/demo/sign-in">
