@@ -57,6 +57,7 @@ const handle = (realName: string) =>
   realName
     .split(" ")[0]!
     .normalize("NFD")
+    .replace(/ł/gi, "l")
     .replace(/[^A-Za-z]/g, "")
     .toLowerCase();
 
