@@ -5,19 +5,20 @@ import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { buildDeps, createLogger } from "../src/deps.ts";
 import { loginUrl } from "../src/features/session/index.ts";
-import { DEMO_BOT, DEMO_PEOPLE, DEMO_TEAM } from "./people.ts";
-import { isSeeded, populateFakeSlack, schedulePulse, seedDemo } from "./seed.ts";
+import { ADMIN, DEMO_BOT, DEMO_TEAM, MEMBER } from "./people.ts";
+import { startDemoReceiver } from "./receiver.ts";
+import { populateFakeSlack, seedDemo } from "./seed.ts";
+import { giveTodaysKudos, seedRuleAndWebhook } from "./seed-live.ts";
 import { MemberSimulator, overSocket, signedHttp } from "./simulate.ts";
 
 /**
  * `npm run demo`: the service on the embedded database in ./data/demo, a simulated Slack workspace on
- * 127.0.0.1, history from a fixed seed, a live standup every few minutes answered by simulated members.
+ * 127.0.0.1, two teams' standups with weeks of history from a fixed seed, run by the scheduler and answered by
+ * simulated members, and a webhook receiver on 127.0.0.1 the demo's webhook delivers to.
  * `--socket-mode`: the service takes Slack's deliveries over the fake's Socket Mode WebSocket (CHAT_APP_TOKEN), and
  * the simulated members' clicks and messages arrive as envelopes instead of signed HTTP posts.
  */
 const DATA_DIR = "./data/demo";
-const PULSE_MS = 5 * 60_000;
-const ADMIN = DEMO_PEOPLE.find((p) => p.admin)!;
 // Demo-only secrets: the simulated Slack signs with the same one. Never use these for a real install.
 const SIGNING_SECRET = "demo-signing-secret-not-for-production";
 const SESSION_KEY = "demo-session-secret-key-not-for-production-0123456789";
@@ -47,6 +48,8 @@ fake.onAuthorize(({ scope }) => ({
   authedUserId: ADMIN.id,
 }));
 const port = Number(process.env.PORT ?? 3000);
+// A fixed port next to the app's, so the endpoint stored at the first start still reaches it at the next.
+const receiver = await startDemoReceiver(port + 1);
 const config = loadConfig(
   {
     NODE_ENV: "development",
@@ -61,19 +64,27 @@ const config = loadConfig(
     CHAT_CLIENT_SECRET: "demo-client-secret",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "WARNING",
     ...(SOCKET_MODE ? { CHAT_APP_TOKEN: APP_TOKEN } : {}),
-    // Lets webhooks reach a receiver on this machine (still https only), to try them without a public address.
-    ...(process.env.WEBHOOK_ALLOW_PRIVATE ? { WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE } : {}),
+    // The documented way to let webhooks reach a receiver on this machine: the demo's own receiver is on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE: "true",
   },
   {
     dataDir: DATA_DIR,
-    demoSignIn: { teamId: DEMO_TEAM.id, userId: ADMIN.id, name: ADMIN.realName },
+    demoSignIn: {
+      teamId: DEMO_TEAM.id,
+      userId: ADMIN.id,
+      name: ADMIN.realName,
+      member: { userId: MEMBER.id, name: MEMBER.realName },
+    },
   },
 );
 const log = createLogger(config);
-const deps = await buildDeps(config, { log });
-if (!(await isSeeded(deps))) await seedDemo(deps);
+// Plain http to the demo's receiver (the way tests reach theirs): the demo has no certificate to offer over TLS.
+const deps = await buildDeps(config, { log, outbound: { allowPlainHttp: true } });
+await seedDemo(deps);
 const app = await buildApp(deps);
+await seedRuleAndWebhook(deps, receiver.url);
 await app.start();
+await giveTodaysKudos(deps);
 await app.server.listen({ port, host: "127.0.0.1" });
 if (SOCKET_MODE) await app.socket?.whenConnected();
 
@@ -82,22 +93,18 @@ const simulator = new MemberSimulator(
   SOCKET_MODE ? overSocket(fake) : signedHttp(`http://127.0.0.1:${port}`, SIGNING_SECRET),
 );
 simulator.start();
-await schedulePulse(deps);
-const pulse = setInterval(() => void schedulePulse(deps).catch(() => {}), PULSE_MS);
-pulse.unref();
 
 if ((await webBuild) !== 0) process.stderr.write("demo: the dashboard could not be built; the API still runs.\n");
 process.stdout.write(
   `Upbeat demo (${DEMO_TEAM.name}) is running${SOCKET_MODE ? " in Socket Mode" : ""}. Sign in as ${ADMIN.realName}: ${loginUrl(deps, DEMO_TEAM.id, ADMIN.id)}\n` +
-    `(a fresh link any time: http://localhost:${port}/demo/sign-in)\n`,
+    `(fresh links any time: the admin http://localhost:${port}/demo/sign-in, a member http://localhost:${port}/demo/sign-in?as=member)\n`,
 );
 
 const shutdown = () => {
-  clearInterval(pulse);
   simulator.stop();
   app
     .stop()
-    .then(() => fake.close())
+    .then(() => Promise.all([fake.close(), receiver.close()]))
     .finally(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);

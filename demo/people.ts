@@ -7,9 +7,12 @@ export const DEMO_BOT = { token: "xoxb-demo-northwind-bot-token", userId: "U0DEM
 export const DEMO_CHANNELS = [
   { id: "C0DEMOSTND", name: "team-standup" },
   { id: "C0DEMOGNRL", name: "general" },
-  { id: "C0DEMOPLAT", name: "platform" },
+  { id: "C0DEMOPLAT", name: "platform-standup" },
   { id: "C0DEMOSHIP", name: "shipping" },
 ];
+export const PRODUCT_CHANNEL = DEMO_CHANNELS[0]!;
+export const PLATFORM_CHANNEL = DEMO_CHANNELS[2]!;
+export const GENERAL_CHANNEL = DEMO_CHANNELS[1]!;
 
 export interface DemoPerson {
   id: string;
@@ -17,11 +20,13 @@ export interface DemoPerson {
   realName: string;
   tz: string;
   admin?: boolean;
+  /** Which of the two teams (and standups) they belong to. */
+  team: "product" | "platform";
 }
 
 const PEOPLE: [string, string][] = [
   ["Maya Okafor", "Europe/London"],
-  ["Lucas Fernández", "Europe/Madrid"],
+  ["Lucía Fernández", "Europe/Madrid"],
   ["Priya Raman", "Asia/Kolkata"],
   ["Tom Becker", "Europe/Berlin"],
   ["Aiko Tanaka", "Asia/Tokyo"],
@@ -41,19 +46,35 @@ const PEOPLE: [string, string][] = [
   ["Ingrid Hansen", "Europe/Oslo"],
   ["Kwame Mensah", "Africa/Accra"],
   ["Mei Chen", "Asia/Singapore"],
-  ["Leo Müller", "Europe/Zurich"],
+  ["Łukasz Wójcik", "Europe/Warsaw"],
   ["Zoe Anderson", "Pacific/Auckland"],
   ["Arjun Nair", "Asia/Dubai"],
   ["Grace O'Brien", "Europe/Dublin"],
 ];
 
+/** Slack handles are ASCII ("lucia"); real names keep their accents ("Lucía Fernández"). */
+const handle = (realName: string) =>
+  realName
+    .split(" ")[0]!
+    .normalize("NFD")
+    .replace(/ł/gi, "l")
+    .replace(/[^A-Za-z]/g, "")
+    .toLowerCase();
+
+// Even places are the product team (#team-standup, one zone), odd ones the platform team spread around the world.
 export const DEMO_PEOPLE: DemoPerson[] = PEOPLE.map(([realName, tz], i) => ({
   id: `U0DEMO${String(i + 1).padStart(4, "0")}`,
-  name: realName.split(" ")[0]!.toLowerCase(),
+  name: handle(realName),
   realName,
   tz,
+  team: i % 2 === 0 ? "product" : "platform",
   ...(i === 0 ? { admin: true } : {}),
 }));
+
+export const ADMIN = DEMO_PEOPLE[0]!;
+/** The demo's "Sign in as a member": an ordinary member of the product team. */
+export const MEMBER = DEMO_PEOPLE.find((p) => p.realName === "Lucía Fernández")!;
+export const teamOf = (team: DemoPerson["team"]) => DEMO_PEOPLE.filter((p) => p.team === team);
 
 export const YESTERDAY = [
   "Finished the retry logic for the uploader",

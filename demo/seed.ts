@@ -1,10 +1,11 @@
+import { and, eq, isNull } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { FakeSlack } from "../dev/fake-slack/index.ts";
 import { findInstallation, upsertInstallation } from "../src/chat/installations.repo.ts";
+import { standupRuns } from "../src/db/schema.ts";
 import type { Deps } from "../src/deps.ts";
 import { upsertPeople } from "../src/features/members/index.ts";
 import {
-  deleteSchedule,
   listScheduleRows,
   runStartFor,
   type ScheduleRow,
@@ -14,24 +15,31 @@ import {
 import { importHistory, type PastRun } from "../src/features/standups/index.ts";
 import { encryptSecret } from "../src/lib/crypto.ts";
 import {
+  ADMIN,
   BLOCKERS_NONE,
   BLOCKERS_REAL,
   DEMO_BOT,
   DEMO_CHANNELS,
   DEMO_PEOPLE,
   DEMO_TEAM,
+  type DemoPerson,
   MOOD_WEIGHTS,
+  PLATFORM_CHANNEL,
+  PRODUCT_CHANNEL,
   pick,
   pickWeighted,
   rng,
   TODAY,
+  teamOf,
   YESTERDAY,
 } from "./people.ts";
+import { seedPeopleExtras } from "./seed-people.ts";
 
-const HISTORY_DAYS = 60;
-const STANDUP_CHANNEL = DEMO_CHANNELS[0]!.id;
-// The live standups are told apart from the daily one (and from any the visitor makes) by their questions.
-const PULSE_QUESTIONS = ["What did you get done since the last check-in?", "What's next?", "Anything in your way?"];
+const HISTORY_DAYS = 42;
+export const PRODUCT_STANDUP = "Product team standup";
+export const PLATFORM_STANDUP = "Platform standup";
+/** Who leaves the last product run unanswered, so its participation is below the demo rule's threshold. */
+const SILENT_ON_LAST_RUN = 4;
 
 /** The simulated Slack side lives in memory: it is rebuilt, identically, at every start. */
 export function populateFakeSlack(fake: FakeSlack): void {
@@ -52,38 +60,37 @@ export function populateFakeSlack(fake: FakeSlack): void {
       ...(p.admin ? { is_admin: true } : {}),
     });
   }
+  const membersOf = (id: string) =>
+    id === PRODUCT_CHANNEL.id ? teamOf("product") : id === PLATFORM_CHANNEL.id ? teamOf("platform") : DEMO_PEOPLE;
   for (const c of DEMO_CHANNELS) {
-    fake.addChannel(DEMO_TEAM.id, {
-      id: c.id,
-      name: c.name,
-      members: [...DEMO_PEOPLE.map((p) => p.id), DEMO_BOT.userId],
-    });
+    // The admin sits in both team channels, as a team lead over both would.
+    const people = new Set([ADMIN, ...membersOf(c.id)].map((p) => p.id));
+    fake.addChannel(DEMO_TEAM.id, { id: c.id, name: c.name, members: [...people, DEMO_BOT.userId] });
   }
 }
 
-export async function isSeeded(deps: Deps): Promise<boolean> {
-  return (await findInstallation(deps.db, DEMO_TEAM.id)) !== undefined;
-}
-
 /**
- * Installation, members, the daily schedule and 60 days of answers from a fixed seed, in one transaction:
- * a start that fails halfway leaves nothing, and the next start seeds again.
+ * Installation, members, the two teams' standups and six weeks of their answers, then profiles, time off and
+ * kudos. Idempotent: each part is looked up before it is made, so a second start (or a second call) adds nothing;
+ * the dated parts (birthdays this week, someone away today) are moved to the current week on every start.
  */
 export async function seedDemo(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await upsertInstallation(
-      tx,
-      {
-        teamId: DEMO_TEAM.id,
-        teamName: DEMO_TEAM.name,
-        botUserId: DEMO_BOT.userId,
-        botTokenEnc: encryptSecret(deps.keys.tokenEncryption, DEMO_BOT.token),
-        scopes: "chat:write,commands,reactions:write,users:read,channels:read",
-        installerUserId: DEMO_PEOPLE[0]!.id,
-      },
-      now,
-    );
+    if (!(await findInstallation(tx, DEMO_TEAM.id))) {
+      await upsertInstallation(
+        tx,
+        {
+          teamId: DEMO_TEAM.id,
+          teamName: DEMO_TEAM.name,
+          botUserId: DEMO_BOT.userId,
+          botTokenEnc: encryptSecret(deps.keys.tokenEncryption, DEMO_BOT.token),
+          scopes: "chat:write,commands,reactions:write,users:read,channels:read",
+          installerUserId: ADMIN.id,
+        },
+        now,
+      );
+    }
     await upsertPeople(
       tx,
       DEMO_TEAM.id,
@@ -98,52 +105,87 @@ export async function seedDemo(deps: Deps): Promise<void> {
       })),
       now,
     );
-    const daily = await storeSchedule(
-      { db: tx, clock: deps.clock },
-      DEMO_TEAM.id,
-      scheduleCreateInput.parse({ channel_id: STANDUP_CHANNEL, schedule_time: "09:30", schedule_tz: "Europe/London" }),
-    );
-    // Asks each person at 09:30 in their own Slack timezone: the simulated people span Auckland to Los Angeles.
-    await storeSchedule(
-      { db: tx, clock: deps.clock },
-      DEMO_TEAM.id,
-      scheduleCreateInput.parse({
-        channel_id: DEMO_CHANNELS[1]!.id,
-        name: "Global standup",
-        schedule_time: "09:30",
-        ask_in_member_timezone: true,
-      }),
-    );
-    // Sixty days of 25 people through submitResponse would post to Slack and queue a reply per answer:
-    // history is imported in bulk instead, stored the way submitResponse stores answers.
-    await importHistory(tx, DEMO_TEAM.id, pastRuns(daily, now));
+    const existing = await listScheduleRows({ db: tx }, DEMO_TEAM.id);
+    const named = (name: string) => existing.find((s) => s.name === name);
+    if (!named(PRODUCT_STANDUP)) {
+      // First start: a few minutes from now in London, so the visitor sees a live run; the same time every weekday
+      // after, run by the scheduler like any standup.
+      const at = DateTime.fromJSDate(now, { zone: "Europe/London" }).plus({ minutes: 3 });
+      const product = await storeSchedule(
+        { db: tx, clock: deps.clock },
+        DEMO_TEAM.id,
+        scheduleCreateInput.parse({
+          channel_id: PRODUCT_CHANNEL.id,
+          name: PRODUCT_STANDUP,
+          schedule_time: at.toFormat("HH:mm"),
+          schedule_tz: "Europe/London",
+        }),
+      );
+      await importHistory(tx, DEMO_TEAM.id, pastRuns(product, teamOf("product"), now, 20260301));
+      // importHistory stores closed runs: the last one is reopened (already past its close) for the scheduler.
+      await tx
+        .update(standupRuns)
+        .set({ status: "open", closedAt: null })
+        .where(
+          and(
+            eq(standupRuns.teamId, DEMO_TEAM.id),
+            eq(standupRuns.scheduleId, product.id),
+            isNull(standupRuns.closedAt),
+          ),
+        );
+    }
+    if (!named(PLATFORM_STANDUP)) {
+      // Asks each person at 09:30 in their own Slack timezone: the platform team spans Auckland to Los Angeles.
+      const platform = await storeSchedule(
+        { db: tx, clock: deps.clock },
+        DEMO_TEAM.id,
+        scheduleCreateInput.parse({
+          channel_id: PLATFORM_CHANNEL.id,
+          name: PLATFORM_STANDUP,
+          schedule_time: "09:30",
+          ask_in_member_timezone: true,
+        }),
+      );
+      await importHistory(tx, DEMO_TEAM.id, pastRuns(platform, teamOf("platform"), now, 20260302));
+    }
   });
+  await seedPeopleExtras(deps);
 }
 
-/** The daily standup's weekdays before today, each closed the next midnight, ~82% answered. */
-function* pastRuns(daily: ScheduleRow, now: Date): Generator<PastRun> {
-  const r = rng(20260301);
-  const timing = { time: daily.scheduleTime, tz: daily.scheduleTz };
+/**
+ * The standup's weekdays before today, each closed the next midnight, ~82% answered. The product standup's last
+ * one is left for the scheduler to close at the demo's first start: closing it is what fires the demo's rule and
+ * sends the webhook's `standup.completed`, through the product's own path.
+ */
+function* pastRuns(s: ScheduleRow, people: DemoPerson[], now: Date, seed: number): Generator<PastRun> {
+  const r = rng(seed);
+  const timing = { time: s.scheduleTime, tz: s.scheduleTz };
   const today = DateTime.fromJSDate(now, { zone: timing.tz }).startOf("day");
+  const days: DateTime[] = [];
   for (let back = HISTORY_DAYS; back >= 1; back--) {
     const day = today.minus({ days: back });
-    if (day.weekday > 5) continue;
+    if (day.weekday <= 5) days.push(day);
+  }
+  for (const [i, day] of days.entries()) {
+    const last = i === days.length - 1 && s.name === PRODUCT_STANDUP;
     const date = day.toISODate()!;
     const startsAt = runStartFor(timing, date).toJSDate();
     const closedAt = day.plus({ days: 1 }).toJSDate();
-    const answered = new Set(DEMO_PEOPLE.filter(() => r() < 0.82).map((p) => p.id));
+    const answered = new Set(
+      people.filter((p, n) => (last ? n >= SILENT_ON_LAST_RUN && !p.admin : r() < 0.82)).map((p) => p.id),
+    );
     yield {
-      scheduleId: daily.id,
-      channelId: daily.channelId,
+      scheduleId: s.id,
+      channelId: s.channelId,
       localDate: date,
-      questions: daily.questions,
+      questions: s.questions,
       scheduleTz: timing.tz,
       startsAt,
       remindAt: new Date(startsAt.getTime() + 2 * 3600_000),
-      closesAt: closedAt,
-      closedAt,
+      closesAt: last ? new Date(Math.min(closedAt.getTime(), now.getTime() - 60_000)) : closedAt,
+      closedAt: last ? null : closedAt,
       parentTs: `${Math.floor(startsAt.getTime() / 1000)}.000100`,
-      asked: DEMO_PEOPLE.map((p) => {
+      asked: people.map((p) => {
         if (!answered.has(p.id)) return { userId: p.id };
         const blockers = r() < 0.12 ? pick(r, BLOCKERS_REAL) : pick(r, BLOCKERS_NONE);
         const answers = [pick(r, YESTERDAY), pick(r, TODAY), blockers];
@@ -153,28 +195,4 @@ function* pastRuns(daily: ScheduleRow, now: Date): Generator<PastRun> {
       }),
     };
   }
-}
-
-/** A standup that runs a minute from now, so the demo shows a live run every few minutes. */
-export async function schedulePulse(deps: Deps): Promise<string> {
-  const at = DateTime.fromJSDate(deps.clock.now(), { zone: "utc" }).plus({ minutes: 1 });
-  for (const s of await listScheduleRows(deps, DEMO_TEAM.id)) {
-    if (isPulse(s)) await deleteSchedule(deps, DEMO_TEAM.id, s.id);
-  }
-  const pulse = await storeSchedule(
-    deps,
-    DEMO_TEAM.id,
-    scheduleCreateInput.parse({
-      channel_id: STANDUP_CHANNEL,
-      schedule_time: at.toFormat("HH:mm"),
-      schedule_tz: "UTC",
-      schedule_days: "mon,tue,wed,thu,fri,sat,sun",
-      questions: PULSE_QUESTIONS,
-    }),
-  );
-  return pulse.id;
-}
-
-function isPulse(s: ScheduleRow): boolean {
-  return s.questions.length === PULSE_QUESTIONS.length && s.questions.every((q, i) => q === PULSE_QUESTIONS[i]);
 }

@@ -66,6 +66,8 @@ export interface DemoSignIn {
   readonly userId: string;
   /** Shown on the link: "Sign in as <name>". */
   readonly name: string;
+  /** An ordinary member the demo also offers (`/demo/sign-in?as=member`), to see the dashboard as a member does. */
+  readonly member?: { readonly userId: string; readonly name: string };
 }
 
 export class ConfigError extends Error {

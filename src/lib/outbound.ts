@@ -14,8 +14,8 @@ export interface Outbound {
   /** Every address the name has right now (the system resolver: /etc/hosts, then DNS). */
   resolve(hostname: string): Promise<ResolvedAddress[]>;
   /**
-   * Tests only, never set from configuration: plain `http://` targets are accepted next to `https://`, so a test
-   * can run its receiver on 127.0.0.1 without TLS. Production is https only.
+   * Tests and `npm run demo` only, never set from configuration: plain `http://` targets are accepted next to
+   * `https://`, so a test (or the demo) can run its receiver on 127.0.0.1 without TLS. Production is https only.
    */
   allowPlainHttp: boolean;
 }

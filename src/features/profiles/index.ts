@@ -5,4 +5,10 @@ export { openProfileModal, profileListeners } from "./profiles.listeners.ts";
 export { OPEN_PROFILE_ACTION, profileButton } from "./profiles.modal.ts";
 export type { CelebrationProfile } from "./profiles.repo.ts";
 export { profileRoutes } from "./profiles.routes.ts";
-export { getProfile, membersMissingDates, type ProfileView, profilesForCelebration } from "./profiles.service.ts";
+export {
+  getProfile,
+  membersMissingDates,
+  type ProfileView,
+  profilesForCelebration,
+  saveProfile,
+} from "./profiles.service.ts";

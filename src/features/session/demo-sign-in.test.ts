@@ -30,6 +30,38 @@ describe("the demo's sign-in (config.demoSignIn, set only by npm run demo)", asy
   // The dashboard shell's offer (a meta tag the signed-out page reads) is driven in test/browser/front-door.test.ts.
 });
 
+describe("the demo's member sign-in (demoSignIn.member)", async () => {
+  const t = await useTestApp({
+    demoSignIn: {
+      teamId: "T0DEMOMB",
+      userId: "U0DEMOMBADMIN",
+      name: "Dana",
+      member: { userId: "U0DEMOMBMEMBR", name: "Lucía <Member>" },
+    },
+  });
+  await t.installTeam("T0DEMOMB", { installer: "U0DEMOMBADMIN" });
+  await t.addMember("T0DEMOMB", "U0DEMOMBADMIN", { role: "admin" });
+  await t.addMember("T0DEMOMB", "U0DEMOMBMEMBR", { role: "member" });
+
+  const signInVia = async (url: string) => {
+    const link = await t.inject({ method: "GET", url });
+    const login = await t.inject({ method: "GET", url: String(link.headers.location) });
+    const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
+    return (await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } })).json();
+  };
+
+  it("?as=member gives a member's session; without it (or with nonsense) the admin's", async () => {
+    expect(await signInVia("/demo/sign-in?as=member")).toMatchObject({ user_id: "U0DEMOMBMEMBR", role: "member" });
+    expect(await signInVia("/demo/sign-in")).toMatchObject({ user_id: "U0DEMOMBADMIN", role: "admin" });
+    expect(await signInVia("/demo/sign-in?as=root")).toMatchObject({ user_id: "U0DEMOMBADMIN", role: "admin" });
+  });
+
+  it("a bad link's page offers both, the names escaped", async () => {
+    const res = await t.inject({ method: "GET", url: "/dashboard/login?t=nonsense" });
+    expect(res.body).toContain('<a href="/demo/sign-in?as=member">as a member (Lucía &lt;Member&gt;)</a>');
+  });
+});
+
 describe("without the demo", async () => {
   const t = await useTestApp();
   it("there is no /demo/sign-in and the pages say to sign in from Slack", async () => {

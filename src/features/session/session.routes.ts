@@ -36,10 +36,13 @@ const FRESH_LINK =
 function freshLink(deps: Pick<Deps, "config">): string {
   const demo = deps.config.demoSignIn;
   if (!demo) return FRESH_LINK;
-  return `<p>This is the demo: <a href="${DEMO_SIGN_IN_PATH}">sign in as ${escapeHtml(demo.name)}</a>.</p>`;
+  const member = demo.member
+    ? ` or <a href="${DEMO_SIGN_IN_PATH}?as=member">as a member (${escapeHtml(demo.member.name)})</a>`
+    : "";
+  return `<p>This is the demo: <a href="${DEMO_SIGN_IN_PATH}">sign in as ${escapeHtml(demo.name)}</a>${member}.</p>`;
 }
 
-/** Demo only: a fresh sign-in link for the demo's admin on every visit. */
+/** Demo only: a fresh sign-in link for the demo's admin (or, `?as=member`, its member) on every visit. */
 export const DEMO_SIGN_IN_PATH = "/demo/sign-in";
 
 function signInHelp(reason: string, help = FRESH_LINK): string {
@@ -151,16 +154,21 @@ export function sessionRoutes(app: App, deps: Deps): void {
       DEMO_SIGN_IN_PATH,
       {
         schema: {
-          summary: "Demo only: sign in as the demo workspace's admin",
+          summary: "Demo only: sign in as the demo workspace's admin, or (as=member) as one of its members",
+          querystring: z.object({
+            as: z.enum(["admin", "member"]).optional().catch("admin").describe("Whom to sign in as (admin)"),
+          }),
           response: { 302: z.undefined().describe("On to /dashboard/login with a fresh login token") },
         },
       },
       // Relative: the demo is reached as localhost or 127.0.0.1 alike.
-      (_req, reply) =>
-        reply.redirect(
-          `/dashboard/login?t=${encodeURIComponent(issueLoginToken(deps, demo.teamId, demo.userId))}`,
+      (req, reply) => {
+        const userId = req.query.as === "member" && demo.member ? demo.member.userId : demo.userId;
+        return reply.redirect(
+          `/dashboard/login?t=${encodeURIComponent(issueLoginToken(deps, demo.teamId, userId))}`,
           302,
-        ),
+        );
+      },
     );
   }
   app.get(

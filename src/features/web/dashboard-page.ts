@@ -37,11 +37,20 @@ export interface DashboardIndexOptions {
   status?: 200 | 404;
   distDir?: string;
   /** The demo's "Sign in as …" offer for the signed-out page (config.demoSignIn). */
-  demoSignIn?: { name: string } | undefined;
+  demoSignIn?: { name: string; member?: { name: string } | undefined } | undefined;
 }
 
 /** The signed-out page reads this tag to offer the demo's sign-in link (web/src/components/signed-out.tsx). */
 export const DEMO_SIGN_IN_META = "upbeat-demo-sign-in";
+/** The demo's member to sign in as, when it offers one. */
+export const DEMO_MEMBER_SIGN_IN_META = "upbeat-demo-sign-in-member";
+
+function demoMeta(demo: NonNullable<DashboardIndexOptions["demoSignIn"]>): string {
+  const member = demo.member
+    ? `<meta name="${DEMO_MEMBER_SIGN_IN_META}" content="${escapeHtml(demo.member.name)}">`
+    : "";
+  return `<meta name="${DEMO_SIGN_IN_META}" content="${escapeHtml(demo.name)}">${member}`;
+}
 
 /**
  * Answers index.html, the shell of the single-page app. It names the hashed asset files, so it must be
@@ -63,12 +72,5 @@ export async function sendDashboardIndex(reply: FastifyReply, opts: DashboardInd
     .status(opts.status ?? 200)
     .headers({ ...PAGE_HEADERS, "cache-control": "no-cache" })
     .type("text/html; charset=utf-8")
-    .send(
-      opts.demoSignIn
-        ? html.replace(
-            "</head>",
-            `<meta name="${DEMO_SIGN_IN_META}" content="${escapeHtml(opts.demoSignIn.name)}"></head>`,
-          )
-        : html,
-    );
+    .send(opts.demoSignIn ? html.replace("</head>", `${demoMeta(opts.demoSignIn)}</head>`) : html);
 }

@@ -78,7 +78,7 @@ async function dashboardPath(
   rest: string,
   reply: FastifyReply,
   distDir: string,
-  demoSignIn: { name: string } | undefined,
+  demoSignIn: { name: string; member?: { name: string } | undefined } | undefined,
 ): Promise<FastifyReply> {
   const first = rest.split("/", 1)[0] ?? "";
   // The API and the sign-in exchange are never the app: unknown ones keep the JSON 404.

@@ -5,3 +5,5 @@ export { webhookPruneSteps } from "./retention.ts";
 export { webhookEvents } from "./webhooks.events.ts";
 export { DELIVERY_RETENTION_MS, startWebhookSweeper, webhookJobs } from "./webhooks.jobs.ts";
 export { webhookRoutes } from "./webhooks.routes.ts";
+/** The demo adds its endpoint as the dashboard would. */
+export { createEndpoint, listEndpoints } from "./webhooks.service.ts";
