@@ -2,7 +2,7 @@ import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
-import { formatLongDay, MOODS, trendWord } from "../lib/format.ts";
+import { formatLongDay, MOODS, plural, trendWord } from "../lib/format.ts";
 import { participationLabel } from "../lib/participation.ts";
 import { useAnalytics } from "../lib/queries.ts";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
@@ -160,7 +160,9 @@ export function AnalyticsPage() {
               <div className={`stat${a.blockers.total ? " stat-warning" : ""}`}>
                 <dt className="stat-label">Blockers reported</dt>
                 <dd className="stat-value">{a.blockers.total}</dd>
-                <dd className="stat-hint">on {a.blockers.by_day.length} days</dd>
+                <dd className="stat-hint">
+                  answers that named a blocker, on {plural(a.blockers.by_day.length, "day")}
+                </dd>
               </div>
             </dl>
 
