@@ -185,7 +185,7 @@ export const memberParticipation = z.object({
   submitted: z.number().int(),
   pct: z.number().int(),
   current_streak: z.number().int(),
-  blockers: z.number().int(),
+  blockers: z.number().int().describe("This member's answers in the window that reported a blocker (not active)"),
 });
 
 export const analytics = z

@@ -20,7 +20,7 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; wide?: boolean }
   { key: "submitted", label: "Answered", numeric: true, wide: true },
   { key: "pct", label: "Participation", numeric: true },
   { key: "current_streak", label: "Streak", numeric: true },
-  { key: "blockers", label: "Blockers", numeric: true },
+  { key: "blockers", label: "Blockers reported", numeric: true },
 ];
 
 function MemberTable({ members }: { members: MemberParticipation[] }) {
