@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { timeOff } from "../../src/db/schema.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
-import { seedRun } from "../support/factories.ts";
+import { createSchedule, seedRun } from "../support/factories.ts";
 import { memberTimezoneTeam } from "../support/member-timezone.ts";
 
 const TEAM = "T0HON";
@@ -73,7 +73,19 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
       });
       // The real scheduler: Tuesday's run starts when 09:00 comes anywhere, then asks Tokyo and Kolkata.
       await team.tickAt("2026-11-30T19:00:10Z", "2026-11-30T19:00:40Z");
-      await team.tickAt("2026-12-01T00:00:10Z", "2026-12-01T00:00:40Z", "2026-12-01T03:30:10Z", "2026-12-01T03:30:40Z");
+      // A second one, "Late sync" at 17:00 each person's time: started (17:00 in UTC+14), nobody's time yet.
+      const late = await createSchedule(t.deps.db, t.clock, {
+        teamId: TEAM,
+        channelId: team.channelId,
+        time: "17:00",
+        tz: "Europe/Berlin",
+        days: "mon,tue,wed,thu,fri",
+      });
+      await t.deps.db.execute(
+        sql`update schedules set name = 'Late sync', ask_in_member_timezone = true where id = ${late}`,
+      );
+      await team.tickAt("2026-12-01T00:00:10Z", "2026-12-01T00:00:40Z", "2026-12-01T03:00:10Z", "2026-12-01T03:00:40Z");
+      await team.tickAt("2026-12-01T03:30:10Z", "2026-12-01T03:30:40Z");
       const run = (await team.runs()).find((r) => r.local_date === "2026-12-01");
       t.clock.set("2026-12-01T04:00:00Z");
       // Aiko is unblocked today: her Monday blocker is no longer active.
@@ -109,6 +121,29 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
       ]);
       // Nobody on time off or not asked yet is called "not answered".
       expect(groups[0]).not.toMatch(/Lucía|Ana|Tom/);
+      // Late sync today, before anyone's time: no "0 of 0 answered", and nobody listed as not answered.
+      const late = page
+        .locator("section.standup-today")
+        .filter({ has: page.getByRole("heading", { name: "Late sync" }) });
+      // Newest run first: today's, then Monday's (still open in Los Angeles).
+      const [today, monday] = [late.nth(0), late.nth(1)];
+      expect(await today.locator("header.day-head > span.muted").textContent()).toBe("Nobody asked yet");
+      expect(await today.locator(".ask-plan").textContent()).toBe(
+        "Asks each person at 17:00 their time: 0 asked so far, 6 later today (next: Aiko at 17:00 Tokyo)",
+      );
+      expect(await today.locator(".not-answered").allTextContents()).toEqual([
+        "Asked later today: Aiko at 17:00 Tokyo, Priya at 17:00 Kolkata, Ana at 17:00 Berlin, Tom at 17:00 London, " +
+          "Maya at 17:00 New York, Ethan at 17:00 Los Angeles",
+        "Away: Lucía (time off until Fri 4 Dec)",
+      ]);
+      // Monday's, created at 12:00 UTC: only New York and Los Angeles still had 17:00 to come. Maya's own day is
+      // over (did not answer), Ethan's is not (not answered yet), the rest were never asked.
+      expect(await monday.locator(".not-answered").allTextContents()).toEqual([
+        "Not answered yet: Ethan",
+        "Did not answer: Maya",
+        "Away: Lucía (time off until Fri 4 Dec)",
+        "Not asked (their time had passed): Aiko, Ana, Priya, Tom",
+      ]);
 
       // Active blockers: people whose latest answer still names one (Tom); the card says so, for screen readers too.
       const value = page.locator(".stat").filter({ hasText: "Active blockers" }).locator(".stat-value");
@@ -119,6 +154,7 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
       );
       expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
       mkdirSync(OUTPUT, { recursive: true });
+      await expect.poll(() => page.getByText("Drawing chart…").count(), { timeout: 10_000 }).toBe(0);
       await page.screenshot({ path: join(OUTPUT, `honest-overview-${size}.png`), fullPage: true });
 
       // Reports: the days count people who reported a blocker; the summary's active blockers are defined beside it.

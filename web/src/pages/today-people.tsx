@@ -100,12 +100,13 @@ function Group({
 export function TodayPeople({ standup }: { standup: TodayStandup }) {
   const people = standup.not_answered;
   const of = (status: TodayParticipant["status"]) => people.filter((p) => p.status === status);
-  const unanswered = [...of("waiting"), ...of("missed")];
-  const everyone = standup.asked > 0 && unanswered.length === 0 && of("skipped").length === 0;
+  const everyone = standup.asked > 0 && of("waiting").length + of("missed").length + of("skipped").length === 0;
   return (
     <div className="today-people">
       {everyone ? <p className="muted">Everyone asked answered.</p> : null}
-      <Group title={standup.open ? "Not answered yet:" : "Did not answer:"} people={unanswered} />
+      {/* An open member-timezone run can hold both: people whose own window is still open, and people whose closed. */}
+      <Group title="Not answered yet:" people={of("waiting")} />
+      <Group title="Did not answer:" people={of("missed")} />
       <Group
         title="Asked later today:"
         people={of("not_asked_yet").sort(byAsk)}
@@ -118,7 +119,7 @@ export function TodayPeople({ standup }: { standup: TodayStandup }) {
       />
       <Group title="Skipped:" people={of("skipped")} />
       {/* Their own time passed before the standup could ask them (created, paused or down then): counted nowhere. */}
-      <Group title="Not asked today (their time had passed):" people={of("not_asked")} />
+      <Group title="Not asked (their time had passed):" people={of("not_asked")} />
     </div>
   );
 }
