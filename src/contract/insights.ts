@@ -2,12 +2,18 @@ import { z } from "zod";
 import { holiday } from "./celebrations.ts";
 import { isoDate, isoTimestamp } from "./common.ts";
 
+/**
+ * The one meaning of "active blockers" everywhere (stats, reports, the MCP tool): people, not answers. A person who
+ * reported a blocker on Monday and answered "none" on Wednesday has no active blocker.
+ */
+export const ACTIVE_BLOCKERS = "Active blockers: members whose latest answer in the period still reports a blocker";
+
 export const stats = z
   .object({
     total_members: z.number().int(),
     submitted_today: z.number().int(),
     participation_7d_pct: z.number().int(),
-    active_blockers: z.number().int(),
+    active_blockers: z.number().int().describe(`${ACTIVE_BLOCKERS}, over the last 7 days (today included)`),
   })
   .meta({ id: "Stats" });
 
@@ -84,10 +90,7 @@ export const reportSummary = z
     answered: z.number().int().describe("Member-runs answered in the window (schedule_id and user_id apply)"),
     pct: z.number().int().describe("round(100 × answered / asked), 0 when asked is 0"),
     awaiting: z.number().int().describe("Members asked in runs still open who have not answered yet"),
-    active_blockers: z
-      .number()
-      .int()
-      .describe("Members whose latest answer in the window (schedule_id and user_id apply) reports an active blocker"),
+    active_blockers: z.number().int().describe(`${ACTIVE_BLOCKERS} (the window; schedule_id and user_id apply)`),
   })
   .meta({ id: "ReportSummary", description: "The whole window, whatever page this is" });
 
@@ -121,6 +124,16 @@ export const todayParticipant = z
           "uninstall, so they are not asked on this date (counted nowhere); away: on time off on the run's date " +
           "(not asked, counted nowhere)",
       ),
+    ask_at: isoTimestamp
+      .nullable()
+      .describe(
+        "When this member is (or was) asked in a standup that asks each member at its time in their own timezone; " +
+          "null when the run asks everyone at once",
+      ),
+    timezone: z.string().describe("The member's timezone (IANA name, as Slack reports it)"),
+    away_until: isoDate
+      .nullable()
+      .describe("away: the last day of the time off that covers the run's date; null for every other status"),
   })
   .meta({ id: "TodayParticipant" });
 
@@ -132,8 +145,19 @@ export const todayStandup = z
     date: isoDate.describe("The run's date"),
     open: z.boolean().describe("Still collecting answers: the counts are answered so far"),
     closes_at: isoTimestamp,
+    member_timezone: z
+      .boolean()
+      .describe("The run asks each member at ask_time in their own timezone (ask_at per member), not all at once"),
+    ask_time: z
+      .string()
+      .describe("HH:MM the standup asks at: in its own timezone, or in each member's when member_timezone is true"),
     asked: z.number().int().describe("Members asked so far"),
     answered: z.number().int(),
+    asked_later: z
+      .number()
+      .int()
+      .describe("Members still to be asked later, at their own time (not_answered with status not_asked_yet)"),
+    away: z.number().int().describe("Members away on the run's date: not asked, counted nowhere"),
     responses: z.array(standupResponse).describe("The answers, in the order they came"),
     not_answered: z.array(todayParticipant).describe("Everyone in the run without an answer, by name"),
   })
@@ -161,7 +185,7 @@ export const memberParticipation = z.object({
   submitted: z.number().int(),
   pct: z.number().int(),
   current_streak: z.number().int(),
-  blockers: z.number().int(),
+  blockers: z.number().int().describe("This member's answers in the window that reported a blocker (not active)"),
 });
 
 export const analytics = z
@@ -182,10 +206,14 @@ export const analytics = z
         .describe("round(100 × Σ submitted / Σ (total − awaiting)): nobody still awaiting an open run is missed"),
     }),
     members: z.array(memberParticipation),
-    blockers: z.object({
-      total: z.number().int(),
-      by_day: z.array(z.object({ date: isoDate, count: z.number().int() })),
-    }),
+    blockers: z
+      .object({
+        total: z.number().int().describe("Answers in the window that reported a blocker (not active blockers)"),
+        by_day: z
+          .array(z.object({ date: isoDate, count: z.number().int().describe("Answers that day reporting a blocker") }))
+          .describe("Days with at least one answer reporting a blocker"),
+      })
+      .describe("Blocker reports: every answer that named a blocker, counted per answer"),
   })
   .meta({ id: "Analytics" });
 

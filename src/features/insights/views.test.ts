@@ -200,8 +200,13 @@ describe("views per standup and member; open runs are not misses", async () => {
       expect(b).toMatchObject({
         schedule_id: beta,
         standup_name: "#C0BETA standup",
+        // Asks everyone at once, at the standup's own time.
+        member_timezone: false,
+        ask_time: "08:00",
         asked: 1,
         answered: 1,
+        asked_later: 0,
+        away: 0,
         not_answered: [],
       });
       expect(b.responses[0]).toMatchObject({ user_id: "U0AMY", today: "Deploy the kubernetes cluster" });

@@ -113,8 +113,18 @@ describe("a member away for a week", async () => {
             }[];
           }
         ).standups;
-        expect(run).toMatchObject({ date, asked: 1, answered: 1 });
-        expect(run!.not_answered).toEqual([{ user_id: ANA, real_name: "Ana", status: "away" }]);
+        expect(run).toMatchObject({ date, asked: 1, answered: 1, away: 1, asked_later: 0 });
+        // Away until the last day of the ski trip: the overview says so instead of "not answered".
+        expect(run!.not_answered).toEqual([
+          {
+            user_id: ANA,
+            real_name: "Ana",
+            status: "away",
+            ask_at: null,
+            timezone: expect.any(String),
+            away_until: "2026-03-13",
+          },
+        ]);
       });
       expect(dmsTo(ANA), date).toBe(dmsBefore);
     }

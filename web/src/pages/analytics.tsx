@@ -2,7 +2,7 @@ import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
-import { formatDayRange, formatLongDay, MOODS, trendWord } from "../lib/format.ts";
+import { formatDayRange, formatLongDay, MOODS, plural, trendWord } from "../lib/format.ts";
 import { participationLabel } from "../lib/participation.ts";
 import { useAnalytics } from "../lib/queries.ts";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
@@ -20,7 +20,7 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; wide?: boolean }
   { key: "submitted", label: "Answered", numeric: true, wide: true },
   { key: "pct", label: "Participation", numeric: true },
   { key: "current_streak", label: "Streak", numeric: true },
-  { key: "blockers", label: "Blockers", numeric: true },
+  { key: "blockers", label: "Blockers reported", numeric: true },
 ];
 
 function MemberTable({ members }: { members: MemberParticipation[] }) {
@@ -160,7 +160,9 @@ export function AnalyticsPage() {
               <div className={`stat${a.blockers.total ? " stat-warning" : ""}`}>
                 <dt className="stat-label">Blockers reported</dt>
                 <dd className="stat-value">{a.blockers.total}</dd>
-                <dd className="stat-hint">on {a.blockers.by_day.length} days</dd>
+                <dd className="stat-hint">
+                  answers that named a blocker, on {plural(a.blockers.by_day.length, "day")}
+                </dd>
               </div>
             </dl>
 

@@ -7,17 +7,40 @@ import { formatDay, formatLongDay, plural, trendWord } from "../lib/format.ts";
 import { useAnalytics, useStats, useToday } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
-import type { TodayParticipant, TodayStandup } from "../lib/types.ts";
+import type { TodayStandup } from "../lib/types.ts";
+import { askPlan, TodayPeople } from "./today-people.tsx";
 
-function StatCard({ label, value, hint, tone }: { label: string; value: string; hint?: string; tone?: "warning" }) {
+function StatCard({
+  label,
+  value,
+  hint,
+  tone,
+  hintId,
+}: {
+  label: string;
+  value: string;
+  hint?: string;
+  tone?: "warning";
+  /** The hint explains the figure (a definition): the value points to it for screen readers. */
+  hintId?: string;
+}) {
   return (
     <div className={`stat${tone ? ` stat-${tone}` : ""}`}>
       <dt className="stat-label">{label}</dt>
-      <dd className="stat-value">{value}</dd>
-      {hint ? <dd className="stat-hint">{hint}</dd> : null}
+      <dd className="stat-value" aria-describedby={hint && hintId ? hintId : undefined}>
+        {value}
+      </dd>
+      {hint ? (
+        <dd className="stat-hint" id={hintId}>
+          {hint}
+        </dd>
+      ) : null}
     </div>
   );
 }
+
+/** The one meaning of "active blockers" (the API's too): people, counted once, by their latest answer. */
+export const ACTIVE_BLOCKERS_HINT = "people whose latest answer in the last 7 days still names a blocker";
 
 function StatsCards() {
   const stats = useStats();
@@ -35,7 +58,8 @@ function StatsCards() {
           <StatCard
             label="Active blockers"
             value={String(s.active_blockers)}
-            hint="latest answers, last 7 days"
+            hint={ACTIVE_BLOCKERS_HINT}
+            hintId="active-blockers-help"
             tone={s.active_blockers > 0 ? "warning" : undefined}
           />
         </dl>
@@ -44,54 +68,17 @@ function StatsCards() {
   );
 }
 
-const WHO: Record<TodayParticipant["status"], string> = {
-  waiting: "",
-  skipped: "skipped",
-  missed: "",
-  not_asked_yet: "asked later",
-  not_asked: "not asked today",
-  away: "away",
-};
-
-/** Names shown before the rest fold away: a big standup can wait on hundreds of people. */
-const NAMES_SHOWN = 40;
-
-function Names({ people }: { people: TodayParticipant[] }) {
-  return people.map((p, i) => (
-    <span key={p.user_id}>
-      {i > 0 ? ", " : ""}
-      {p.real_name}
-      {WHO[p.status] ? <span className="muted"> ({WHO[p.status]})</span> : null}
-    </span>
-  ));
-}
-
-/** Everyone without an answer, by name; a skip or a later ask (their own timezone) said in words. */
-function NotAnswered({ standup }: { standup: TodayStandup }) {
-  const people = standup.not_answered;
-  if (standup.asked > 0 && people.length === 0) return <p className="muted">Everyone answered.</p>;
-  if (people.length === 0) return null;
-  const rest = people.slice(NAMES_SHOWN);
-  return (
-    <div className="not-answered">
-      <strong>{standup.open ? "Not answered yet:" : "Did not answer:"}</strong>{" "}
-      <Names people={people.slice(0, NAMES_SHOWN)} />
-      {rest.length > 0 ? (
-        <details className="collapsible">
-          <summary>and {rest.length} more</summary>
-          <Names people={rest} />
-        </details>
-      ) : null}
-    </div>
-  );
-}
-
 /** Open answer lists stay short: a long one starts folded. */
 const OPEN_UP_TO = 12;
 
 function TodayStandupCard({ standup, today, label }: { standup: TodayStandup; today: string; label: string }) {
   const headingId = `today-${standup.schedule_id}-${standup.date}`;
-  const counts = `${standup.answered} of ${plural(standup.asked, "member")} answered${standup.open ? " so far" : ""}`;
+  // Nobody asked yet (a member-timezone run before anyone's time) is not "0 of 0 answered".
+  const counts =
+    standup.asked === 0 && standup.open
+      ? "Nobody asked yet"
+      : `${standup.answered} of ${plural(standup.asked, "member")} answered${standup.open ? " so far" : ""}`;
+  const plan = askPlan(standup);
   return (
     <section className="standup-today" aria-labelledby={headingId}>
       <header className="day-head">
@@ -102,7 +89,8 @@ function TodayStandupCard({ standup, today, label }: { standup: TodayStandup; to
           {standup.open ? "" : " · closed"}
         </span>
       </header>
-      <NotAnswered standup={standup} />
+      {plan ? <p className="ask-plan">{plan}</p> : null}
+      <TodayPeople standup={standup} />
       {standup.responses.length > 0 ? (
         <details className="collapsible" open={standup.responses.length <= OPEN_UP_TO}>
           <summary>{plural(standup.responses.length, "answer")}</summary>

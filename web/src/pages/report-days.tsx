@@ -12,6 +12,7 @@ export interface StandupGroup {
 export interface DayGroup {
   date: string;
   standups: StandupGroup[];
+  /** People with an answer that day reporting a blocker (each counted once): not "active blockers". */
   blockers: number;
   participation: ParticipationRow | undefined;
   /** The workspace holiday's name when the day is one (no standup ran). */
@@ -69,7 +70,12 @@ export function groupByDay(
             participation: dayParticipation?.standups.find((s) => s.schedule_id === scheduleId),
           }))
           .sort((a, b) => opts.label(a.scheduleId).localeCompare(opts.label(b.scheduleId))),
-        blockers: [...groups.values()].flat().filter(hasBlocker).length,
+        blockers: new Set(
+          [...groups.values()]
+            .flat()
+            .filter(hasBlocker)
+            .map((r) => r.user_id),
+        ).size,
         participation: dayParticipation,
         holiday: holidayName.get(date),
       };
@@ -79,6 +85,11 @@ export function groupByDay(
 /** "3 of 5 answered (60%)", or "40% so far · 3 awaiting (2 of 5 answered)" while a run is open. */
 export function answeredLine(p: Pick<ParticipationRow, "submitted" | "total" | "pct" | "open" | "awaiting">): string {
   return participationLabel(p);
+}
+
+/** A day's count is people who reported a blocker that day; "active blockers" is the period's latest answers. */
+export function reportedBlocker(people: number): string {
+  return `${plural(people, "person", "people")} reported a blocker`;
 }
 
 function StandupBlock({ date, group, label }: { date: string; group: StandupGroup; label: string }) {
@@ -122,7 +133,7 @@ export function ReportDay({ day, label }: { day: DayGroup; label: (scheduleId: s
           {day.blockers ? (
             <>
               {" · "}
-              <span className="text-warning">{plural(day.blockers, "blocker")}</span>
+              <span className="text-warning">{reportedBlocker(day.blockers)}</span>
             </>
           ) : null}
         </span>

@@ -36,9 +36,14 @@ function Summary({ data, loaded, updating }: { data: Reports; loaded: number; up
       {s.asked > 0 ? ` · ${s.pct}% participation (${s.answered} of ${s.asked} asked)` : ""}
       {s.awaiting > 0 ? `, ${s.awaiting} awaiting (not counted until their standup closes)` : ""}
       {" · "}
-      {plural(s.active_blockers, "active blocker")}.
+      <span aria-describedby="active-blockers-help">{plural(s.active_blockers, "active blocker")}</span>.
       {loaded < s.responses ? <span className="muted"> Showing {loaded}.</span> : null}
       {updating ? <span className="muted"> Updating…</span> : null}
+      <br />
+      <span id="active-blockers-help" className="muted">
+        Active blockers: people whose latest answer in this range still names a blocker. A day counts the people who
+        reported one that day.
+      </span>
     </p>
   );
 }
@@ -102,7 +107,10 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
 
   return (
     <>
-      <PageHeader title="Reports" lead="Every answer in a date range, by day and standup. Active blockers are marked.">
+      <PageHeader
+        title="Reports"
+        lead="Every answer in a date range, by day and standup. Answers that report a blocker are marked."
+      >
         <a className="button" href={csvHref} download>
           Download CSV
         </a>
