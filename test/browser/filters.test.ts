@@ -203,6 +203,7 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
       await page.screenshot({ path: join(OUTPUT, `filters-reports-${size}.png`), fullPage: true });
       await page.goto(`${web.base}/dashboard/analytics?days=14&standup=${beta}`);
       await expect.poll(() => memberRows(page).count(), { timeout: 15_000 }).toBe(2);
+      await expect.poll(() => page.getByText("Drawing chart…").count(), { timeout: 15_000 }).toBe(0);
       expect(await sidewaysScroll(page)).toBe(0);
       await page.screenshot({ path: join(OUTPUT, `filters-analytics-${size}.png`), fullPage: true });
       await page.close();
