@@ -154,9 +154,15 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
     await expect.poll(() => cards(page).count()).toBe(5);
     expect(new Set(await page.locator("article.answer .answer-name").allInnerTexts())).toEqual(new Set(["Bo Diddley"]));
 
-    await page.goto(`${web.base}/dashboard/analytics?member=${BO}`);
+    // Reports link to Analytics with the same period, standup and member.
+    await page.getByRole("link", { name: "See analytics" }).click();
+    await page.waitForURL(/\/dashboard\/analytics\?/);
+    expect(Object.fromEntries(query(page))).toEqual({ days: "14", standup: alpha, member: BO });
     await expect.poll(() => selected(page, "member-filter"), { timeout: 15_000 }).toBe("Bo Diddley");
+    expect(await selected(page, "standup-filter")).toBe("Alpha sync");
+    expect(await selected(page, "range")).toBe("Last 14 days");
     await expect.poll(() => memberRows(page).count()).toBe(1);
+    expect(await memberRows(page).locator("td").first().textContent()).toBe("5");
     expect(adminCalls).toEqual([]);
     await page.close();
     expect(problems).toEqual([]);

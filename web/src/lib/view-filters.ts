@@ -6,6 +6,8 @@ import { query } from "./api.ts";
  * chats: a value that is not valid is dropped (the default applies) rather than sent to the API to fail.
  */
 
+/** The periods Analytics offers (Reports links there only for these). */
+export const ANALYTICS_DAYS: readonly number[] = [7, 14, 30, 90];
 /** The server's longest window (MAX_WINDOW_DAYS in the API contract). */
 const MAX_DAYS = 365;
 /** The API's limit on search text. */

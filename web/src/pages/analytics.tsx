@@ -9,12 +9,10 @@ import { participationLabel } from "../lib/participation.ts";
 import { useAnalytics } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
-import { apiFilters, filtersPath, readFilters, type ViewFilters } from "../lib/view-filters.ts";
+import { ANALYTICS_DAYS, apiFilters, filtersPath, readFilters, type ViewFilters } from "../lib/view-filters.ts";
 
 /** Members asked in runs still open who have not answered: the overall figure leaves them out until then. */
 const awaitingIn = (days: ParticipationRow[]) => days.reduce((n, d) => n + d.awaiting, 0);
-
-const RANGES = [7, 14, 30, 90];
 
 type SortKey = "real_name" | "asked" | "submitted" | "pct" | "current_streak" | "blockers";
 /** On narrow screens the counts behind the percentage are hidden (`wide`), so the table fits without scrolling. */
@@ -129,7 +127,7 @@ function MoodDistribution({ counts }: { counts: Record<string, number> }) {
 
 export function AnalyticsPage({ search }: { search: URLSearchParams }) {
   // Period, standup and member live in the address: reload, back/forward and shared links keep the view.
-  const f = readFilters(search, { defaultDays: 30, allowedDays: RANGES });
+  const f = readFilters(search, { defaultDays: 30, allowedDays: ANALYTICS_DAYS });
   const analytics = useAnalytics(f.days, apiFilters(f));
   const a = analytics.data;
   const go = (patch: Partial<ViewFilters>) => navigate(filtersPath("/analytics", { ...f, ...patch }));
@@ -153,7 +151,7 @@ export function AnalyticsPage({ search }: { search: URLSearchParams }) {
         <div className="field">
           <label htmlFor="range">Period</label>
           <select id="range" className="input" value={f.days} onChange={(e) => go({ days: Number(e.target.value) })}>
-            {RANGES.map((n) => (
+            {ANALYTICS_DAYS.map((n) => (
               <option key={n} value={n}>
                 Last {n} days
               </option>

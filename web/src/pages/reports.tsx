@@ -5,10 +5,17 @@ import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, ApiError, errorMessage, query } from "../lib/api.ts";
 import { formatLongDay, isIsoDate, plural } from "../lib/format.ts";
 import { useReportPages } from "../lib/queries.ts";
-import { navigate } from "../lib/router.tsx";
+import { Link, navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { Reports } from "../lib/types.ts";
-import { apiFilters, filtersPath, readFilters, SEARCH_MAX, type ViewFilters } from "../lib/view-filters.ts";
+import {
+  ANALYTICS_DAYS,
+  apiFilters,
+  filtersPath,
+  readFilters,
+  SEARCH_MAX,
+  type ViewFilters,
+} from "../lib/view-filters.ts";
 import { groupByDay, ReportDay } from "./report-days.tsx";
 
 const QUICK_RANGES = [7, 14, 30];
@@ -95,6 +102,12 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
   return (
     <>
       <PageHeader title="Reports" lead="Every answer in a date range, by day and standup. Active blockers are marked.">
+        {/* Analytics has fixed periods: its link appears for those, with this page's standup and member. */}
+        {!f.range && ANALYTICS_DAYS.includes(f.days) ? (
+          <Link className="button" to={filtersPath("/analytics", { ...f, q: undefined })}>
+            See analytics
+          </Link>
+        ) : null}
         <a className="button" href={csvHref} download>
           Download CSV
         </a>
