@@ -210,6 +210,8 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
       await page.goto(`${web.base}/dashboard/analytics?days=14&standup=${beta}`);
       await expect.poll(() => memberRows(page).count(), { timeout: 15_000 }).toBe(2);
       await expect.poll(() => page.getByText("Drawing chart…").count(), { timeout: 15_000 }).toBe(0);
+      // The bars grow in for a moment: let them settle before the picture.
+      await page.waitForTimeout(1500);
       expect(await sidewaysScroll(page)).toBe(0);
       await page.screenshot({ path: join(OUTPUT, `filters-analytics-${size}.png`), fullPage: true });
       await page.close();
