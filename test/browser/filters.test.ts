@@ -89,8 +89,8 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
 
     await page.reload();
     await expect.poll(() => selected(page, "standup-filter"), { timeout: 15_000 }).toBe("Beta sync");
-    expect(await selected(page, "member-filter")).toBe("Bo Diddley");
-    expect(await selected(page, "range")).toBe("Last 7 days");
+    await expect.poll(() => selected(page, "member-filter")).toBe("Bo Diddley");
+    await expect.poll(() => selected(page, "range")).toBe("Last 7 days");
     await expect.poll(() => memberRows(page).count()).toBe(1);
 
     await page.goBack();
@@ -99,7 +99,7 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
     await page.goBack();
     await expect.poll(() => selected(page, "member-filter")).toBe("Everyone");
     await expect.poll(() => memberRows(page).count()).toBe(2);
-    expect(await selected(page, "standup-filter")).toBe("Beta sync");
+    await expect.poll(() => selected(page, "standup-filter")).toBe("Beta sync");
 
     // A member's row opens their answers in Reports, under the same period and standup.
     await memberRows(page).getByRole("link", { name: "Ada Lovelace" }).click();
@@ -150,7 +150,7 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
     });
     await web.signIn(TEAM, ADA, `/dashboard/reports?days=14&member=${BO}&standup=${alpha}`, { page });
     await expect.poll(() => selected(page, "member-filter"), { timeout: 15_000 }).toBe("Bo Diddley");
-    expect(await selected(page, "standup-filter")).toBe("Alpha sync");
+    await expect.poll(() => selected(page, "standup-filter")).toBe("Alpha sync");
     await expect.poll(() => cards(page).count()).toBe(5);
     expect(new Set(await page.locator("article.answer .answer-name").allInnerTexts())).toEqual(new Set(["Bo Diddley"]));
 
@@ -159,8 +159,8 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
     await page.waitForURL(/\/dashboard\/analytics\?/);
     expect(Object.fromEntries(query(page))).toEqual({ days: "14", standup: alpha, member: BO });
     await expect.poll(() => selected(page, "member-filter"), { timeout: 15_000 }).toBe("Bo Diddley");
-    expect(await selected(page, "standup-filter")).toBe("Alpha sync");
-    expect(await selected(page, "range")).toBe("Last 14 days");
+    await expect.poll(() => selected(page, "standup-filter")).toBe("Alpha sync");
+    await expect.poll(() => selected(page, "range")).toBe("Last 14 days");
     await expect.poll(() => memberRows(page).count()).toBe(1);
     expect(await memberRows(page).locator("td").first().textContent()).toBe("5");
     expect(adminCalls).toEqual([]);
@@ -175,7 +175,7 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
       "/dashboard/reports?days=abc&from=2026-02-31&to=x&member=bad%20id!&q=%20%20",
     );
     await expect.poll(() => cards(page).count(), { timeout: 15_000 }).toBe(25);
-    expect(await selected(page, "member-filter")).toBe("Everyone");
+    await expect.poll(() => selected(page, "member-filter")).toBe("Everyone");
     expect(await page.getByRole("button", { name: "Last 7 days" }).getAttribute("aria-pressed")).toBe("true");
 
     await page.goto(`${web.base}/dashboard/reports?member=U0FLTGONE`);
@@ -186,7 +186,7 @@ describe.runIf(hasChromium)("analytics and reports filters live in the address",
     await expect
       .poll(() => selected(page, "standup-filter"), { timeout: 15_000 })
       .toBe("A standup that no longer exists");
-    expect(await selected(page, "range")).toBe("Last 30 days");
+    await expect.poll(() => selected(page, "range")).toBe("Last 30 days");
     await page.getByText("This standup no longer exists").waitFor();
     await page.getByRole("button", { name: "Show all standups" }).click();
     await expect.poll(() => memberRows(page).count(), { timeout: 15_000 }).toBe(5);
