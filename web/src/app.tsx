@@ -50,7 +50,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (edit)
     return { title: "Edit standup", element: <StandupEditorPage id={decodeURIComponent(edit[1]!)} />, admin: true };
   if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
-  if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage /> };
+  if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage search={search} /> };
   if (path === "/kudos") return { title: "Kudos", element: <KudosPage /> };
   if (path === "/time-off") return { title: "Time off", element: <TimeOffPage me={me} /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };

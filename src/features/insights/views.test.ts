@@ -226,6 +226,10 @@ describe("views per standup and member; open runs are not misses", async () => {
     expect(stats).toEqual({ total_members: 4, submitted_today: 1, participation_7d_pct: 62, active_blockers: 1 });
     const moods = (await get(`/dashboard/api/analytics?days=14&schedule_id=${beta}`)).json();
     expect(moods.members.map((m: { user_id: string }) => m.user_id)).toEqual(["U0AMY"]);
+    // The Analytics page's member filter: one member's figures, the same as their reports' summary.
+    const bobFigures = (await get("/dashboard/api/analytics?days=14&user_id=U0BOB")).json();
+    expect(bobFigures.members).toMatchObject([{ user_id: "U0BOB", asked: 7, submitted: 6, pct: 86 }]);
+    expect(bobFigures.participation.overall_pct).toBe(86);
     const csv = await get(`/dashboard/api/export/csv?from=2026-03-01&to=${TODAY}&user_id=U0AMY&schedule_id=${alpha}`);
     expect(csv.statusCode).toBe(200);
     const lines = csv.body.trim().split("\r\n");

@@ -31,6 +31,8 @@ export type RangeParams = { from: string; to: string } | { days: number };
 /** One standup, one member, a full-text search: absent means all. */
 export type ReportFilters = { schedule_id?: string | undefined; user_id?: string | undefined; q?: string | undefined };
 export type ReportsParams = RangeParams & ReportFilters;
+/** One standup, one member: absent means all. */
+export type AnalyticsFilters = Pick<ReportFilters, "schedule_id" | "user_id">;
 
 /** Every cache key in one place, so a mutation names exactly what it makes stale. */
 export const keys = {
@@ -39,7 +41,7 @@ export const keys = {
   today: () => ["today"] as const,
   standups: () => ["standups"] as const,
   reports: (params: ReportsParams) => ["reports", params] as const,
-  analytics: (days: number) => ["analytics", days] as const,
+  analytics: (days: number, filters: AnalyticsFilters = {}) => ["analytics", days, filters] as const,
   members: () => ["members"] as const,
   people: () => ["people"] as const,
   memberSync: () => ["members", "sync"] as const,
@@ -96,10 +98,10 @@ export function useReportPages(params: ReportsParams) {
   });
 }
 
-export function useAnalytics(days: number) {
+export function useAnalytics(days: number, filters: AnalyticsFilters = {}) {
   return useQuery({
-    queryKey: keys.analytics(days),
-    queryFn: get<Analytics>(`/analytics${query({ days })}`),
+    queryKey: keys.analytics(days, filters),
+    queryFn: get<Analytics>(`/analytics${query({ days, ...filters })}`),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,16 +1,18 @@
 import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
+import { MemberFilter, StandupFilter } from "../components/filter-selects.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
+import { ApiError } from "../lib/api.ts";
 import { formatDayRange, formatLongDay, MOODS, plural, trendWord } from "../lib/format.ts";
 import { participationLabel } from "../lib/participation.ts";
 import { useAnalytics } from "../lib/queries.ts";
+import { Link, navigate } from "../lib/router.tsx";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
+import { ANALYTICS_DAYS, apiFilters, filtersPath, readFilters, type ViewFilters } from "../lib/view-filters.ts";
 
 /** Members asked in runs still open who have not answered: the overall figure leaves them out until then. */
 const awaitingIn = (days: ParticipationRow[]) => days.reduce((n, d) => n + d.awaiting, 0);
-
-const RANGES = [7, 14, 30, 90];
 
 type SortKey = "real_name" | "asked" | "submitted" | "pct" | "current_streak" | "blockers";
 /** On narrow screens the counts behind the percentage are hidden (`wide`), so the table fits without scrolling. */
@@ -23,7 +25,14 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; wide?: boolean }
   { key: "blockers", label: "Blockers reported", numeric: true },
 ];
 
-function MemberTable({ members }: { members: MemberParticipation[] }) {
+/** `reportsOf(user_id)`: the Reports address of one member's answers under the page's period and standup. */
+function MemberTable({
+  members,
+  reportsOf,
+}: {
+  members: MemberParticipation[];
+  reportsOf: (userId: string) => string;
+}) {
   const [sort, setSort] = useState<{ key: SortKey; dir: "asc" | "desc" }>({ key: "pct", dir: "desc" });
   const rows = useMemo(() => {
     const sorted = [...members].sort((a, b) => {
@@ -66,7 +75,11 @@ function MemberTable({ members }: { members: MemberParticipation[] }) {
         <tbody>
           {rows.map((m) => (
             <tr key={m.user_id}>
-              <th scope="row">{m.real_name || m.user_id}</th>
+              <th scope="row">
+                <Link to={reportsOf(m.user_id)} title={`${m.real_name}'s answers in Reports`}>
+                  {m.real_name || m.user_id}
+                </Link>
+              </th>
               <td className="num hide-narrow">{m.asked}</td>
               <td className="num hide-narrow">{m.submitted}</td>
               <td className="num">
@@ -112,10 +125,13 @@ function MoodDistribution({ counts }: { counts: Record<string, number> }) {
   );
 }
 
-export function AnalyticsPage() {
-  const [days, setDays] = useState(30);
-  const analytics = useAnalytics(days);
+export function AnalyticsPage({ search }: { search: URLSearchParams }) {
+  // Period, standup and member live in the address: reload, back/forward and shared links keep the view.
+  const f = readFilters(search, { defaultDays: 30, allowedDays: ANALYTICS_DAYS });
+  const analytics = useAnalytics(f.days, apiFilters(f));
   const a = analytics.data;
+  const go = (patch: Partial<ViewFilters>) => navigate(filtersPath("/analytics", { ...f, ...patch }));
+  const missingStandup = Boolean(f.standup) && analytics.error instanceof ApiError && analytics.error.status === 404;
   const moodCounts = useMemo(() => {
     const totals: Record<string, number> = {};
     for (const d of a?.mood.daily ?? []) {
@@ -127,100 +143,123 @@ export function AnalyticsPage() {
   return (
     <>
       <PageHeader title="Analytics" lead={a ? formatDayRange(a.from, a.to) : undefined}>
-        <div className="field field-inline">
+        <Link className="button" to={filtersPath("/reports", f)}>
+          See these answers
+        </Link>
+      </PageHeader>
+      <div className="toolbar card">
+        <div className="field">
           <label htmlFor="range">Period</label>
-          <select id="range" className="input" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {RANGES.map((n) => (
+          <select id="range" className="input" value={f.days} onChange={(e) => go({ days: Number(e.target.value) })}>
+            {ANALYTICS_DAYS.map((n) => (
               <option key={n} value={n}>
                 Last {n} days
               </option>
             ))}
           </select>
         </div>
-      </PageHeader>
-      <QueryView query={analytics} loading="Loading analytics…">
-        {(a) => (
-          <>
-            <dl className="stats" aria-busy={analytics.isFetching}>
-              <div className="stat">
-                <dt className="stat-label">Participation</dt>
-                <dd className="stat-value">{a.participation.overall_pct}%</dd>
-                <dd className="stat-hint">
-                  {a.participation.daily.length} standup days
-                  {awaitingIn(a.participation.daily) > 0
-                    ? ` · ${awaitingIn(a.participation.daily)} still awaiting, not counted yet`
-                    : ""}
-                </dd>
-              </div>
-              <div className="stat">
-                <dt className="stat-label">Average mood</dt>
-                <dd className="stat-value">{a.mood.daily.length ? a.mood.overall_avg.toFixed(1) : "–"}</dd>
-                <dd className="stat-hint">of 5, {trendWord(a.mood.trend)}</dd>
-              </div>
-              <div className={`stat${a.blockers.total ? " stat-warning" : ""}`}>
-                <dt className="stat-label">Blockers reported</dt>
-                <dd className="stat-value">{a.blockers.total}</dd>
-                <dd className="stat-hint">
-                  answers that named a blocker, on {plural(a.blockers.by_day.length, "day")}
-                </dd>
-              </div>
-            </dl>
+        <StandupFilter value={f.standup} onChange={(standup) => go({ standup })} />
+        <MemberFilter value={f.member} onChange={(member) => go({ member })} />
+      </div>
+      {missingStandup ? (
+        <Empty title="This standup no longer exists">
+          <p>The link names a standup this workspace does not have (it may have been removed).</p>
+          <button type="button" className="button" onClick={() => go({ standup: undefined })}>
+            Show all standups
+          </button>
+        </Empty>
+      ) : (
+        <QueryView query={analytics} loading="Loading analytics…">
+          {(a) => (
+            <>
+              <dl className="stats" aria-busy={analytics.isFetching}>
+                <div className="stat">
+                  <dt className="stat-label">Participation</dt>
+                  <dd className="stat-value">{a.participation.overall_pct}%</dd>
+                  <dd className="stat-hint">
+                    {a.participation.daily.length} standup days
+                    {awaitingIn(a.participation.daily) > 0
+                      ? ` · ${awaitingIn(a.participation.daily)} still awaiting, not counted yet`
+                      : ""}
+                  </dd>
+                </div>
+                <div className="stat">
+                  <dt className="stat-label">Average mood</dt>
+                  <dd className="stat-value">{a.mood.daily.length ? a.mood.overall_avg.toFixed(1) : "–"}</dd>
+                  <dd className="stat-hint">of 5, {trendWord(a.mood.trend)}</dd>
+                </div>
+                <div className={`stat${a.blockers.total ? " stat-warning" : ""}`}>
+                  <dt className="stat-label">Blockers reported</dt>
+                  <dd className="stat-value">{a.blockers.total}</dd>
+                  <dd className="stat-hint">
+                    answers that named a blocker, on {plural(a.blockers.by_day.length, "day")}
+                  </dd>
+                </div>
+              </dl>
 
-            <div className="grid-2">
-              <section className="panel" aria-labelledby="a-participation">
+              <div className="grid-2">
+                <section className="panel" aria-labelledby="a-participation">
+                  <div className="panel-head">
+                    <h2 id="a-participation">Participation per day</h2>
+                  </div>
+                  {a.participation.daily.length === 0 ? (
+                    <Empty title="No standups ran in this period" />
+                  ) : (
+                    <Suspense fallback={<Loading label="Drawing chart…" />}>
+                      <ParticipationChart rows={a.participation.daily} />
+                    </Suspense>
+                  )}
+                  {a.participation.daily
+                    .filter((d) => d.open)
+                    .map((d) => (
+                      <p key={d.date} className="muted open-day">
+                        {formatLongDay(d.date)}: {participationLabel(d)}
+                      </p>
+                    ))}
+                </section>
+                <section className="panel" aria-labelledby="a-mood">
+                  <div className="panel-head">
+                    <h2 id="a-mood">Mood trend</h2>
+                  </div>
+                  {a.mood.daily.length === 0 ? (
+                    <Empty title="No moods shared in this period" />
+                  ) : (
+                    <Suspense fallback={<Loading label="Drawing chart…" />}>
+                      <MoodTrendChart daily={a.mood.daily} />
+                    </Suspense>
+                  )}
+                </section>
+              </div>
+
+              <section className="panel" aria-labelledby="a-members">
                 <div className="panel-head">
-                  <h2 id="a-participation">Participation per day</h2>
+                  <h2 id="a-members">Members</h2>
+                  <span className="muted">Streak: standups answered in a row, newest first</span>
                 </div>
-                {a.participation.daily.length === 0 ? (
-                  <Empty title="No standups ran in this period" />
+                {a.members.length === 0 ? (
+                  <Empty title="No members yet" />
                 ) : (
-                  <Suspense fallback={<Loading label="Drawing chart…" />}>
-                    <ParticipationChart rows={a.participation.daily} />
-                  </Suspense>
+                  <MemberTable
+                    members={a.members}
+                    reportsOf={(userId) => filtersPath("/reports", { ...f, member: userId })}
+                  />
                 )}
-                {a.participation.daily
-                  .filter((d) => d.open)
-                  .map((d) => (
-                    <p key={d.date} className="muted open-day">
-                      {formatLongDay(d.date)}: {participationLabel(d)}
-                    </p>
-                  ))}
               </section>
-              <section className="panel" aria-labelledby="a-mood">
+
+              <section className="panel" aria-labelledby="a-mood-dist">
                 <div className="panel-head">
-                  <h2 id="a-mood">Mood trend</h2>
+                  <h2 id="a-mood-dist">Mood distribution</h2>
                 </div>
-                {a.mood.daily.length === 0 ? (
+                {Object.keys(moodCounts).length === 0 ? (
                   <Empty title="No moods shared in this period" />
                 ) : (
-                  <Suspense fallback={<Loading label="Drawing chart…" />}>
-                    <MoodTrendChart daily={a.mood.daily} />
-                  </Suspense>
+                  <MoodDistribution counts={moodCounts} />
                 )}
               </section>
-            </div>
-
-            <section className="panel" aria-labelledby="a-members">
-              <div className="panel-head">
-                <h2 id="a-members">Members</h2>
-                <span className="muted">Streak: standups answered in a row, newest first</span>
-              </div>
-              {a.members.length === 0 ? <Empty title="No members yet" /> : <MemberTable members={a.members} />}
-            </section>
-
-            <section className="panel" aria-labelledby="a-mood-dist">
-              <div className="panel-head">
-                <h2 id="a-mood-dist">Mood distribution</h2>
-              </div>
-              {Object.keys(moodCounts).length === 0 ? (
-                <Empty title="No moods shared in this period" />
-              ) : (
-                <MoodDistribution counts={moodCounts} />
-              )}
-            </section>
-          </>
-        )}
-      </QueryView>
+            </>
+          )}
+        </QueryView>
+      )}
     </>
   );
 }

@@ -1,32 +1,26 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { MemberFilter, StandupFilter } from "../components/filter-selects.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
-import { API_BASE, errorMessage, query } from "../lib/api.ts";
+import { API_BASE, ApiError, errorMessage, query } from "../lib/api.ts";
 import { formatDayRange, isIsoDate, plural } from "../lib/format.ts";
-import { type ReportFilters, useMe, useMembers, useReportPages, useStandups } from "../lib/queries.ts";
-import { navigate } from "../lib/router.tsx";
+import { useReportPages } from "../lib/queries.ts";
+import { Link, navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { Reports } from "../lib/types.ts";
+import {
+  ANALYTICS_DAYS,
+  apiFilters,
+  filtersPath,
+  readFilters,
+  SEARCH_MAX,
+  type ViewFilters,
+} from "../lib/view-filters.ts";
 import { groupByDay, ReportDay } from "./report-days.tsx";
 
 const QUICK_RANGES = [7, 14, 30];
-
-/** The page's state lives in its address, so a filtered view can be bookmarked and shared. */
-function readSearch(search: URLSearchParams) {
-  const from = search.get("from") ?? "";
-  const to = search.get("to") ?? "";
-  const filters: ReportFilters = {
-    schedule_id: search.get("standup") || undefined,
-    user_id: search.get("member") || undefined,
-    q: search.get("q") || undefined,
-  };
-  const hasRange = isIsoDate(from) && isIsoDate(to);
-  return { from, to, days: Number(search.get("days") || 7), hasRange, filters };
-}
-
-function reportsPath(range: { from?: string; to?: string; days?: number }, filters: ReportFilters): string {
-  return `/reports${query({ ...range, standup: filters.schedule_id, member: filters.user_id, q: filters.q })}`;
-}
+/** How long typing in the search box waits before the address (and the answers) follow. */
+const SEARCH_DELAY_MS = 350;
 
 function Summary({ data, loaded, updating }: { data: Reports; loaded: number; updating: boolean }) {
   const s = data.summary;
@@ -49,31 +43,36 @@ function Summary({ data, loaded, updating }: { data: Reports; loaded: number; up
 }
 
 export function ReportsPage({ search }: { search: URLSearchParams }) {
-  const { from: fromParam, to: toParam, days, hasRange, filters } = readSearch(search);
-  const range = hasRange ? { from: fromParam, to: toParam } : { days };
-  const reports = useReportPages({ ...range, ...filters });
+  // The page's state lives in its address, so a filtered view can be bookmarked, shared and reloaded.
+  const f = readFilters(search, { defaultDays: 7, customRange: true });
+  const range = f.range ?? { days: f.days };
+  const reports = useReportPages({ ...range, ...apiFilters(f), q: f.q });
   const pages = reports.data?.pages;
   const first = pages?.[0];
   // While other filters load, the previous ones stay on screen; the dates they show are not the chosen range's.
   const current = reports.isPlaceholderData ? undefined : first;
-  const standups = useStandups();
-  // The app renders pages only once it knows who is signed in, so this reads the cached answer.
-  const me = useMe().data;
-  const isAdmin = me?.role === "admin";
-  // Only admins may list members; a member filters between everyone and themselves.
-  const members = useMembers(isAdmin);
   const label = useStandupLabel();
+  // Discrete choices push a history entry (back undoes them); typing replaces it, one entry per search.
+  const go = (patch: Partial<ViewFilters>, replace = false) =>
+    navigate(filtersPath("/reports", { ...f, ...patch }), { replace });
 
-  const [from, setFrom] = useState(fromParam);
-  const [to, setTo] = useState(toParam);
-  const [text, setText] = useState(filters.q ?? "");
+  const [from, setFrom] = useState(f.range?.from ?? "");
+  const [to, setTo] = useState(f.range?.to ?? "");
+  const [text, setText] = useState(f.q ?? "");
   const [formError, setFormError] = useState<string | undefined>();
   // The server resolves "last N days" in the workspace's timezone: show the dates it chose.
   useEffect(() => {
     if (current?.from) setFrom(current.from);
     if (current?.to) setTo(current.to);
   }, [current?.from, current?.to]);
-  useEffect(() => setText(filters.q ?? ""), [filters.q]);
+  // Back, forward or a link changed the search: the box follows the address.
+  useEffect(() => setText(f.q ?? ""), [f.q]);
+  useEffect(() => {
+    const typed = text.trim() || undefined;
+    if (typed === f.q) return;
+    const timer = setTimeout(() => go({ q: typed }, true), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  });
 
   const loaded = useMemo(() => pages?.flatMap((p) => p.standups) ?? [], [pages]);
   const groups = useMemo(
@@ -81,12 +80,12 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
       first
         ? groupByDay(loaded, first.participation, {
             complete: !reports.hasNextPage,
-            searching: Boolean(filters.q),
+            searching: Boolean(f.q),
             label,
             holidays: first.holidays,
           })
         : [],
-    [loaded, first, reports.hasNextPage, filters.q, label],
+    [loaded, first, reports.hasNextPage, f.q, label],
   );
 
   const submit = (event: FormEvent) => {
@@ -94,16 +93,15 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
     if (!isIsoDate(from) || !isIsoDate(to)) return setFormError("Enter both dates.");
     if (from > to) return setFormError("The start date must not be after the end date.");
     setFormError(undefined);
-    navigate(reportsPath({ from, to }, { ...filters, q: text.trim() || undefined }));
+    go({ range: { from, to }, q: text.trim() || undefined });
   };
-  const setFilter = (patch: ReportFilters) => navigate(reportsPath(range, { ...filters, ...patch }));
 
   const csvHref = `${API_BASE}/export/csv${query({
-    from: current?.from ?? (hasRange ? fromParam : undefined),
-    to: current?.to ?? (hasRange ? toParam : undefined),
-    schedule_id: filters.schedule_id,
-    user_id: filters.user_id,
+    from: current?.from ?? f.range?.from,
+    to: current?.to ?? f.range?.to,
+    ...apiFilters(f),
   })}`;
+  const missingStandup = Boolean(f.standup) && reports.error instanceof ApiError && reports.error.status === 404;
 
   return (
     <>
@@ -111,6 +109,12 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
         title="Reports"
         lead="Every answer in a date range, by day and standup. Answers that report a blocker are marked."
       >
+        {/* Analytics has fixed periods: its link appears for those, with this page's standup and member. */}
+        {!f.range && ANALYTICS_DAYS.includes(f.days) ? (
+          <Link className="button" to={filtersPath("/analytics", { ...f, q: undefined })}>
+            See analytics
+          </Link>
+        ) : null}
         <a className="button" href={csvHref} download>
           Download CSV
         </a>
@@ -147,52 +151,15 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             className="input"
             value={text}
             placeholder='e.g. deploy, "code review"'
-            maxLength={200}
+            maxLength={SEARCH_MAX}
             onChange={(e) => setText(e.target.value)}
           />
         </div>
         <button type="submit" className="button button-primary">
           Show
         </button>
-        <div className="field">
-          <label htmlFor="standup-filter">Standup</label>
-          <select
-            id="standup-filter"
-            className="input"
-            value={filters.schedule_id ?? ""}
-            onChange={(e) => setFilter({ schedule_id: e.target.value || undefined })}
-          >
-            <option value="">All standups</option>
-            {filters.schedule_id && !standups.data?.some((s) => s.id === filters.schedule_id) ? (
-              <option value={filters.schedule_id}>{label(filters.schedule_id)}</option>
-            ) : null}
-            {(standups.data ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {label(s.id)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="member-filter">Member</label>
-          <select
-            id="member-filter"
-            className="input"
-            value={filters.user_id ?? ""}
-            onChange={(e) => setFilter({ user_id: e.target.value || undefined })}
-          >
-            <option value="">Everyone</option>
-            {!isAdmin && me ? <option value={me.user_id}>Only me</option> : null}
-            {(members.data ?? [])
-              .slice()
-              .sort((a, b) => (a.real_name || a.user_id).localeCompare(b.real_name || b.user_id))
-              .map((m) => (
-                <option key={m.user_id} value={m.user_id}>
-                  {m.real_name || m.user_id}
-                </option>
-              ))}
-          </select>
-        </div>
+        <StandupFilter value={f.standup} onChange={(standup) => go({ standup })} />
+        <MemberFilter value={f.member} onChange={(member) => go({ member })} />
         <fieldset className="quick-ranges">
           <legend className="sr-only">Quick ranges</legend>
           {QUICK_RANGES.map((n) => (
@@ -200,8 +167,8 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
               key={n}
               type="button"
               className="button button-small"
-              aria-pressed={!hasRange && days === n}
-              onClick={() => navigate(reportsPath({ days: n }, filters))}
+              aria-pressed={!f.range && f.days === n}
+              onClick={() => go({ days: n, range: undefined })}
             >
               Last {n} days
             </button>
@@ -210,44 +177,53 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
         <FormError error={formError} className="toolbar-error" />
       </form>
 
-      <QueryView query={reports} loading="Loading answers…">
-        {(data) => {
-          const page = data.pages[0];
-          if (!page) return null;
-          return (
-            <>
-              <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} />
-              {groups.length === 0 ? (
-                <Empty title={filters.q ? "No answers match" : "No answers in this range"}>
-                  <p>
-                    {filters.q
-                      ? "Try other words, or a wider range."
-                      : "Pick a wider range or other filters, or check that a standup is active on the Standups page."}
-                  </p>
-                </Empty>
-              ) : (
-                groups.map((g) => <ReportDay key={g.date} day={g} label={label} />)
-              )}
-              {reports.hasNextPage ? (
-                <div className="load-more">
-                  <button
-                    type="button"
-                    className="button"
-                    disabled={reports.isFetchingNextPage}
-                    onClick={() => void reports.fetchNextPage()}
-                  >
-                    {reports.isFetchingNextPage ? "Loading…" : "Load more answers"}
-                  </button>
-                  <span className="muted">
-                    {loaded.length} of {page.summary.responses}
-                  </span>
-                </div>
-              ) : null}
-              {reports.isFetchNextPageError ? <FormError error={errorMessage(reports.error)} /> : null}
-            </>
-          );
-        }}
-      </QueryView>
+      {missingStandup ? (
+        <Empty title="This standup no longer exists">
+          <p>The link names a standup this workspace does not have (it may have been removed).</p>
+          <button type="button" className="button" onClick={() => go({ standup: undefined })}>
+            Show all standups
+          </button>
+        </Empty>
+      ) : (
+        <QueryView query={reports} loading="Loading answers…">
+          {(data) => {
+            const page = data.pages[0];
+            if (!page) return null;
+            return (
+              <>
+                <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} />
+                {groups.length === 0 ? (
+                  <Empty title={f.q ? "No answers match" : "No answers in this range"}>
+                    <p>
+                      {f.q
+                        ? "Try other words, or a wider range."
+                        : "Pick a wider range or other filters, or check that a standup is active on the Standups page."}
+                    </p>
+                  </Empty>
+                ) : (
+                  groups.map((g) => <ReportDay key={g.date} day={g} label={label} />)
+                )}
+                {reports.hasNextPage ? (
+                  <div className="load-more">
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={reports.isFetchingNextPage}
+                      onClick={() => void reports.fetchNextPage()}
+                    >
+                      {reports.isFetchingNextPage ? "Loading…" : "Load more answers"}
+                    </button>
+                    <span className="muted">
+                      {loaded.length} of {page.summary.responses}
+                    </span>
+                  </div>
+                ) : null}
+                {reports.isFetchNextPageError ? <FormError error={errorMessage(reports.error)} /> : null}
+              </>
+            );
+          }}
+        </QueryView>
+      )}
     </>
   );
 }
