@@ -48,7 +48,8 @@ export function recordTrouble(page: Page): { take(): string[] } {
   // A request the page itself abandoned (a query cancelled as its page unmounts or its key changes, the sign-in
   // page's calls as it moves on to the dashboard) did not fail; any other failure counts.
   page.on("requestfailed", (r) => {
-    if (r.failure()?.errorText !== "net::ERR_ABORTED") seen.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? ""}`);
+    if (r.failure()?.errorText !== "net::ERR_ABORTED")
+      seen.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? ""}`);
   });
   return {
     take() {
