@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { ADMIN, MEMBER, seedEveryPage, TEAM } from "../support/every-page-seed.ts";
 import { NARROW, NAV_ENTRIES, WIDE } from "../support/nav-entries.ts";
-import { axeFindings, rawIds, recordTrouble, settled, sidewaysScroll } from "../support/page-checks.ts";
+import { axeFindings, type PageWatch, rawIds, settled, sidewaysScroll, watchPage } from "../support/page-checks.ts";
 import { startReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** Where this file's screenshots go: one per page, role and width. */
@@ -53,12 +53,12 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
   });
 
   /** Everything wrong with the page as shown now: sideways scroll, raw ids, trouble since the last call, axe. */
-  async function check(page: Page, what: string, label: string, role: Role, trouble: { take(): string[] }) {
+  async function check(page: Page, what: string, label: string, role: Role, watch: PageWatch) {
     const found: string[] = [];
     const overflow = await sidewaysScroll(page);
     if (overflow > 0) found.push(`scrolls sideways by ${overflow} px`);
     found.push(...(await unexcusedIds(page, label, role)));
-    found.push(...trouble.take());
+    found.push(...watch.take());
     found.push(...(await axeFindings(page)).map((f) => `axe: ${f}`));
     return found.map((f) => `${what}: ${f}`);
   }
@@ -76,7 +76,7 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
         mkdirSync(SHOTS, { recursive: true });
         const page = await web.newPage();
         await page.setViewportSize(viewport);
-        const trouble = recordTrouble(page);
+        const watch = watchPage(page);
         await web.signIn(TEAM, userId, undefined, { page });
         const problems: string[] = [];
         for (const entry of entries) {
@@ -87,11 +87,13 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
             .click();
           await page.waitForURL(`${web.base}/dashboard${entry.path}`);
           await page.getByRole("heading", { level: 1, name: entry.label, exact: true }).waitFor({ timeout: 10_000 });
-          await settled(page);
+          await settled(page, watch);
           const slug = entry.path.slice(1) || "overview";
           await page.screenshot({ path: join(SHOTS, `${role}-${slug}-${size}.png`), fullPage: true });
-          problems.push(...(await check(page, `${role} ${size} ${entry.label}`, entry.label, role, trouble)));
+          problems.push(...(await check(page, `${role} ${size} ${entry.label}`, entry.label, role, watch)));
         }
+        await watch.idle();
+        problems.push(...watch.take().map((p) => `${role} ${size} after the last page: ${p}`));
         await page.close();
         expect(problems).toEqual([]);
       }, 60_000);
@@ -150,21 +152,23 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
       mkdirSync(SHOTS, { recursive: true });
       const page = await web.newPage();
       await page.setViewportSize(viewport);
-      const trouble = recordTrouble(page);
+      const watch = watchPage(page);
       await web.signIn(TEAM, ADMIN, undefined, { page });
       const problems: string[] = [];
       for (const extra of EXTRAS) {
         await page.goto(`${web.base}/dashboard${extra.path}`);
         await page.locator("main h1").first().waitFor({ timeout: 10_000 });
-        await settled(page);
+        await settled(page, watch);
         if (extra.open) {
           await extra.open(page);
           await page.locator("dialog[open]").waitFor({ timeout: 5_000 });
         }
         await page.screenshot({ path: join(SHOTS, `admin-${extra.name}-${size}.png`), fullPage: true });
-        problems.push(...(await check(page, `admin ${size} ${extra.name}`, extra.label, "admin", trouble)));
+        problems.push(...(await check(page, `admin ${size} ${extra.name}`, extra.label, "admin", watch)));
         if (extra.open) await page.keyboard.press("Escape");
       }
+      await watch.idle();
+      problems.push(...watch.take().map((p) => `admin ${size} after the last dialog: ${p}`));
       await page.close();
       expect(problems).toEqual([]);
     }, 60_000);

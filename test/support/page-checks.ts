@@ -32,12 +32,32 @@ export async function axeFindings(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}: ${v.help}`);
 }
 
+/** What `watchPage` keeps of a page. */
+export interface PageWatch {
+  /** What went wrong since the last call, so each visited page answers for its own. */
+  take(): string[];
+  /** Resolves once no request of the page has been in flight for `quietMs`. */
+  idle(quietMs?: number): Promise<void>;
+}
+
 /**
- * Records what goes wrong on a page: console errors, API responses of 400 or more and failed requests. `take()`
- * returns what was recorded since the last call, so each visited page answers for its own.
+ * Records what goes wrong on a page (console errors, page errors, responses of 400 or more, failed requests) and
+ * counts its requests in flight. Playwright's "networkidle" is reached once per document, so after the dashboard's
+ * in-app navigation it would not wait at all; counting requests does.
  */
-export function recordTrouble(page: Page): { take(): string[] } {
+export function watchPage(page: Page): PageWatch {
   let seen: string[] = [];
+  const inFlight = new Set<unknown>();
+  let lastChange = Date.now();
+  const done = (r: unknown) => {
+    inFlight.delete(r);
+    lastChange = Date.now();
+  };
+  page.on("request", (r) => {
+    inFlight.add(r);
+    lastChange = Date.now();
+  });
+  page.on("requestfinished", done);
   page.on("console", (m) => {
     if (m.type() === "error") seen.push(`console error: ${m.text()}`);
   });
@@ -48,6 +68,7 @@ export function recordTrouble(page: Page): { take(): string[] } {
   // A request the page itself abandoned (a query cancelled as its page unmounts or its key changes, the sign-in
   // page's calls as it moves on to the dashboard) did not fail; any other failure counts.
   page.on("requestfailed", (r) => {
+    done(r);
     if (r.failure()?.errorText !== "net::ERR_ABORTED")
       seen.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? ""}`);
   });
@@ -57,15 +78,25 @@ export function recordTrouble(page: Page): { take(): string[] } {
       seen = [];
       return out;
     },
+    async idle(quietMs = 250) {
+      const until = Date.now() + 15_000;
+      while (inFlight.size > 0 || Date.now() - lastChange < quietMs) {
+        if (Date.now() > until) throw new Error(`still ${inFlight.size} request(s) in flight after 15 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
   };
 }
 
-/** Waits until no loading status shows (lazy pages, queries, charts) and the network is quiet. */
-export async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
+/**
+ * Waits until no loading status shows (a query's QueryView shows one from its first render; lazy pages and charts
+ * show theirs while their code loads) and then until the requests that follow (chart code, later queries) are done.
+ */
+export async function settled(page: Page, watch: PageWatch): Promise<void> {
   // A locator, not waitForFunction: the dashboard's CSP forbids the eval that waitForFunction needs.
   await page.locator(".state-loading").first().waitFor({ state: "detached", timeout: 10_000 });
-  await page.waitForLoadState("networkidle");
+  await watch.idle();
+  await page.locator(".state-loading").first().waitFor({ state: "detached", timeout: 10_000 });
 }
 
 export const sidewaysScroll = (page: Page) =>
