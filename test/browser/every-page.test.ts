@@ -101,7 +101,14 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
   }
 
   /** Forms and dialogs a page keeps behind a button or its own address (admin). */
-  const EXTRAS: { name: string; label: string; path: string; open?: (page: Page) => Promise<void> }[] = [
+  const EXTRAS: {
+    name: string;
+    label: string;
+    path: string;
+    open?: (page: Page) => Promise<void>;
+    /** What the button shows (default: a modal dialog). */
+    shown?: string;
+  }[] = [
     { name: "standup-editor", label: "Standups", path: "/standups/new" },
     {
       name: "pause-dialog",
@@ -133,6 +140,17 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
           .click(),
     },
     {
+      name: "webhook-deliveries",
+      label: "Webhooks",
+      path: "/webhooks",
+      open: (page) =>
+        page
+          .getByRole("button", { name: /^Deliveries/ })
+          .first()
+          .click(),
+      shown: "section.webhook-log",
+    },
+    {
       name: "webhook-delete",
       label: "Webhooks",
       path: "/webhooks",
@@ -161,11 +179,12 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
         await settled(page, watch);
         if (extra.open) {
           await extra.open(page);
-          await page.locator("dialog[open]").waitFor({ timeout: 5_000 });
+          await page.locator(extra.shown ?? "dialog[open]").waitFor({ timeout: 5_000 });
+          await settled(page, watch);
         }
         await page.screenshot({ path: join(SHOTS, `admin-${extra.name}-${size}.png`), fullPage: true });
         problems.push(...(await check(page, `admin ${size} ${extra.name}`, extra.label, "admin", watch)));
-        if (extra.open) await page.keyboard.press("Escape");
+        if (extra.open && !extra.shown) await page.keyboard.press("Escape");
       }
       await watch.idle();
       problems.push(...watch.take().map((p) => `admin ${size} after the last dialog: ${p}`));
