@@ -4,33 +4,13 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
+import { NARROW, NAV_ENTRIES, WIDE } from "../support/nav-entries.ts";
 
 const TEAM = "T0NAV";
 const ADMIN = "U0NAVADMIN";
 const MEMBER = "U0NAVMEM";
 
-/** Every navigation entry in the order it is listed, with its group; each page's heading is the entry's label. */
-const ENTRIES: { group: string; label: string; path: string; admin?: boolean }[] = [
-  { group: "Standups", label: "Overview", path: "" },
-  { group: "Standups", label: "Standups", path: "/standups" },
-  { group: "Standups", label: "Reports", path: "/reports" },
-  { group: "Standups", label: "Analytics", path: "/analytics" },
-  { group: "People", label: "Members", path: "/members", admin: true },
-  { group: "People", label: "Profiles", path: "/profiles", admin: true },
-  { group: "People", label: "Time off", path: "/time-off" },
-  { group: "People", label: "Calendar", path: "/calendar" },
-  { group: "People", label: "Celebrations", path: "/celebrations" },
-  { group: "People", label: "Kudos", path: "/kudos" },
-  { group: "Connect", label: "Rules", path: "/rules", admin: true },
-  { group: "Connect", label: "Webhooks", path: "/webhooks", admin: true },
-  { group: "Connect", label: "AI access", path: "/ai-access", admin: true },
-  { group: "Connect", label: "Public feed", path: "/feed", admin: true },
-  { group: "Connect", label: "E-mail", path: "/email", admin: true },
-  { group: "You", label: "My profile", path: "/profile" },
-];
-
-const WIDE = { width: 1280, height: 800 };
-const NARROW = { width: 390, height: 844 };
+const ENTRIES = NAV_ENTRIES;
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Dashboard" });
 const menuButton = (page: Page) => page.getByRole("button", { name: "Menu" });

@@ -246,7 +246,10 @@ function Upcoming() {
                   <th scope="col">Who</th>
                   <th scope="col">What</th>
                   <th scope="col">Date</th>
-                  <th scope="col">Posted</th>
+                  {/* Secondary at phone width, where four columns would overflow the card. */}
+                  <th scope="col" className="hide-narrow">
+                    Posted
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -259,7 +262,7 @@ function Upcoming() {
                         : `Work anniversary (${c.years} year${c.years === 1 ? "" : "s"})`}
                     </td>
                     <td>{formatLongDay(c.date)}</td>
-                    <td>{c.post_date ? formatLongDay(c.post_date) : "—"}</td>
+                    <td className="hide-narrow">{c.post_date ? formatLongDay(c.post_date) : "—"}</td>
                   </tr>
                 ))}
               </tbody>

@@ -28,7 +28,9 @@ export function DeliveryLog({ endpointId, url }: { endpointId: number; url: stri
             <p>Send a test, or wait for the next standup answer.</p>
           </Empty>
         ) : (
-          <div className="table-wrap">
+          // At phone width the table scrolls inside this box: focusable and named, so a keyboard can scroll it too.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1)
+          <section className="table-wrap" aria-label="Deliveries table" tabIndex={0}>
             <table className="table delivery-log">
               <caption className="sr-only">Deliveries to {url}, newest first</caption>
               <thead>
@@ -62,7 +64,7 @@ export function DeliveryLog({ endpointId, url }: { endpointId: number; url: stri
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         )
       }
     </QueryView>
