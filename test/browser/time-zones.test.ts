@@ -60,13 +60,14 @@ describe.runIf(hasChromium)("dates and times in the viewer's zone, in a real bro
         .getByRole("listitem")
         .filter({ has: page.getByRole("heading", { name: "#berlin-team standup" }) });
       await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
-      expect(await card.locator(".schedule-when").textContent()).toBe(
-        `#berlin-team · Every day at ${time.standup} · ${time.yours}`,
-      );
+      // Polled: on a busy machine the card can render before the channel names arrive.
+      await expect
+        .poll(() => card.locator(".schedule-when").textContent(), { timeout: 10_000 })
+        .toBe(`#berlin-team · Every day at ${time.standup} · ${time.yours}`);
       const next = card.locator(".schedule-facts dd").first();
-      expect(await next.textContent()).toMatch(
-        /^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}, 09:30 Berlin · 0\d:30 your time$/,
-      );
+      await expect
+        .poll(() => next.textContent(), { timeout: 10_000 })
+        .toMatch(/^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}, 09:30 Berlin · 0\d:30 your time$/);
       await page.screenshot({ path: join(OUTPUT, `time-zones-standups-${name}.png`), fullPage: true });
 
       await card.getByRole("link", { name: /^Edit standup/ }).click();
