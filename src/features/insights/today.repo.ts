@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
+import { personNameSql } from "../../lib/person-names.ts";
 
 /** The SQL of the overview's "today by standup" and of the standup filter's check. */
 
@@ -41,7 +42,7 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                coalesce(
                  json_agg(json_build_object(
                    'user_id', p.user_id,
-                   'real_name', coalesce(nullif(m.real_name, ''), p.user_id),
+                   'real_name', ${sql.raw(personNameSql("m"))},
                    'status', case
                      when p.status = 'pending' and p.ask_at > ${at}::timestamptz - make_interval(mins => ${MISSED_ASK_MINUTES})
                        then 'not_asked_yet'
@@ -50,7 +51,7 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                      when p.status = 'skipped' then 'skipped'
                      when run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${at} then 'waiting'
                      else 'missed' end)
-                   order by coalesce(nullif(m.real_name, ''), p.user_id), p.user_id)
+                   order by ${sql.raw(personNameSql("m"))}, p.user_id)
                  filter (where p.user_id is not null and resp.id is null),
                  '[]') as not_answered
         from standup_runs run

@@ -16,6 +16,7 @@ import {
   selectMissingDates,
   upsertProfile,
 } from "./profiles.repo.ts";
+import { nameOfRow } from "../../lib/person-names.ts";
 
 export type ProfileView = z.output<typeof profile>;
 export type MemberProfileView = z.output<typeof memberProfile>;
@@ -106,7 +107,7 @@ export async function listProfiles(
   const found = await listMemberProfiles(deps.db, teamId, after, Math.min(limit, MAX_PAGE));
   return found.map((m) => ({
     ...presentProfile(m.userId, m.profile),
-    name: m.realName || m.displayName || m.userId,
+    name: nameOfRow(m),
     email: m.email,
   }));
 }

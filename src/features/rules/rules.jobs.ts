@@ -21,6 +21,7 @@ import {
 import { type AlertPlace, blockerAlert, moodAlert, participationAlert } from "./rules.messages.ts";
 import { adminTargetProblem } from "./rules.refs.ts";
 import type { RuleRow } from "./rules.repo.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
@@ -100,7 +101,7 @@ async function messageFor(
   if (!response) return "no_data";
   // Edited away before the job ran: nothing to raise any more.
   if (!response.hasBlocker) return "blocker_cleared";
-  const name = (await memberNames(deps, teamId, [response.userId])).get(response.userId) ?? response.userId;
+  const name = (await memberNames(deps, teamId, [response.userId])).get(response.userId) ?? FORMER_MEMBER;
   return blockerAlert(await placeOf(deps, teamId, run, response.userId), { name, text: response.blockers });
 }
 

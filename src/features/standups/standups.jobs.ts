@@ -36,6 +36,7 @@ import { findResponseById, type ResponseRow, responsesOfRun, setReplyTs } from "
 import { closeRunWithLastWindow, findRun, type RunRow, setParentTs } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
 import { assertLive, quietly, whileLive } from "./stopped-run.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /** What a member-timezone fan-out needs from the schedule, as it was when the run was claimed. */
 interface MemberTiming {
@@ -307,7 +308,7 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
   ]);
   const answeredBy = new Set(answers.map((a) => a.userId));
   const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy, ...away]);
-  const nameOf = (userId: string) => names.get(userId) ?? userId;
+  const nameOf = (userId: string) => names.get(userId) ?? FORMER_MEMBER;
   const msg = summaryMessage({
     asked: participants.length,
     answered: participants.filter((p) => answeredBy.has(p.userId)).length,

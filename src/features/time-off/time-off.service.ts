@@ -25,6 +25,7 @@ import {
   selectUpcoming,
   type TimeOffRow,
 } from "./time-off.repo.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /**
  * Time off: a member's away ranges, both dates included, compared with the date each run is for (the schedule's
@@ -149,7 +150,7 @@ export function presentRange(r: TimeOffRow & { realName?: string }, today: strin
   return {
     id: Number(r.id),
     user_id: r.userId,
-    real_name: r.realName ?? r.userId,
+    real_name: r.realName?.trim() || FORMER_MEMBER,
     start_date: r.startDate,
     end_date: r.endDate,
     reason: r.reason,

@@ -22,6 +22,7 @@ import { selectNames } from "./payloads.repo.ts";
 import { envelope } from "./payloads.ts";
 import { generateMessageId, generateSecret } from "./signing.ts";
 import type { CreateEndpointInput } from "./webhooks.input.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /** Endpoints a workspace may have, disabled ones included (they stay listed until deleted). */
 export const MAX_ENDPOINTS = 20;
@@ -171,7 +172,7 @@ export async function sendTest(
       data: {
         endpoint_id: id,
         message: "A test delivery from Upbeat: this endpoint is reachable and can check the signature.",
-        sent_by: { id: userId, name: names.get(userId) ?? userId },
+        sent_by: { id: userId, name: names.get(userId) ?? FORMER_MEMBER },
       },
     });
     const [created] = await insertDeliveries(tx, [

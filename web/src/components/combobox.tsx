@@ -1,9 +1,11 @@
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react";
 
 export interface ComboOption {
   value: string;
   label: string;
   hint?: string;
+  /** Shown before the label, e.g. a person's picture (decorative: the label names the option). */
+  icon?: ReactNode;
 }
 
 interface ComboboxProps {
@@ -143,7 +145,14 @@ export function Combobox(props: ComboboxProps) {
               }}
               onMouseMove={() => setActive(index)}
             >
-              <span>{option.label}</span>
+              {option.icon ? (
+                <span className="combobox-main">
+                  {option.icon}
+                  <span>{option.label}</span>
+                </span>
+              ) : (
+                <span>{option.label}</span>
+              )}
               {option.hint ? <span className="combobox-hint">{option.hint}</span> : null}
             </div>
           ))
