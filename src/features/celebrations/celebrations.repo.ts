@@ -1,8 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { type CelebrationKind, celebrationPosts, celebrationSettings } from "../../db/schema.ts";
-import type { PersonDates } from "./celebrations.dates.ts";
 import { personNameSql } from "../../lib/person-names.ts";
+import type { PersonDates } from "./celebrations.dates.ts";
 
 /** The SQL of Celebrations; every statement takes the workspace id. Profiles are read here, never written. */
 

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { type LabelledAnswer, mentionedUserIds, readableSlackText, type SlackNames } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
+import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 import { shiftDate, todayIn, workspaceTimezone } from "../calendar/index.ts";
 import { labelAnswers } from "../insights/index.ts";
 import { memberNames } from "../members/index.ts";
@@ -13,7 +14,6 @@ import {
   selectRecentResponses,
   upsertFeedToken,
 } from "./feed.repo.ts";
-import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 
 /** The feed shows today and the six days before it, in the workspace timezone. */
 export const FEED_DAYS = 7;
@@ -52,7 +52,11 @@ export interface FeedView {
 type FeedDeps = Pick<Deps, "db" | "clock" | "chat">;
 
 /** Creates or replaces the workspace's token. Only its hash is stored; the token is shown this once. */
-export async function issueFeedToken(deps: Pick<Deps, "db" | "clock">, teamId: string, createdBy: string): Promise<string> {
+export async function issueFeedToken(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  createdBy: string,
+): Promise<string> {
   const token = randomToken(32);
   await upsertFeedToken(deps.db, teamId, sha256Hex(token), createdBy, deps.clock.now());
   return token;
@@ -66,7 +70,10 @@ function toEntry(row: FeedResponseRow, zone: string, names: Required<SlackNames>
   return {
     name: row.realName === null ? FORMER_MEMBER : nameOfRow(row),
     standup: displayName({ name: row.scheduleName, channelId: row.channelId ?? "" }, names.channels),
-    answers: labelAnswers(row.runQuestions, row.answers).map((a) => ({ ...a, answer: readableSlackText(a.answer, names) })),
+    answers: labelAnswers(row.runQuestions, row.answers).map((a) => ({
+      ...a,
+      answer: readableSlackText(a.answer, names),
+    })),
     mood: row.mood || null,
     hasBlocker: row.hasBlocker,
     time: DateTime.fromJSDate(row.submittedAt, { zone }).toFormat("HH:mm"),

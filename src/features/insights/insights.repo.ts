@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
+import { personNameSql } from "../../lib/person-names.ts";
 import { type Filters, matchesSearch, responseFilter } from "./filters.repo.ts";
 import type { ResponseRecord } from "./responses.presenter.ts";
-import { personNameSql } from "../../lib/person-names.ts";
 
 /**
  * The SQL over the answers behind reports, analytics, the overview and the MCP tools (participation is in

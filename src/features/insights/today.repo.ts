@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
-import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { personNameSql } from "../../lib/person-names.ts";
+import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 
 /** The SQL of the overview's "today by standup" and of the standup filter's check. */
 

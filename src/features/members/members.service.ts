@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound, upstreamFailed } from "../../http/errors.ts";
+import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 import { activeMemberIdsUnchangedSince, deactivateUnchanged, type SyncCounts } from "./member-sync.repo.ts";
 import {
   findMember,
@@ -16,7 +17,6 @@ import {
   upsertPeople,
 } from "./members.repo.ts";
 import { isPerson, listSlackPeople, type SlackUser, toPerson } from "./members.slack.ts";
-import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 
 export interface MemberView {
   user_id: string;

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { memberProfile, profile } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
+import { nameOfRow } from "../../lib/person-names.ts";
 import { workspaceToday } from "../calendar/index.ts";
 import { findMember } from "../members/index.ts";
 import type { ProfileInput } from "./profiles.input.ts";
@@ -16,7 +17,6 @@ import {
   selectMissingDates,
   upsertProfile,
 } from "./profiles.repo.ts";
-import { nameOfRow } from "../../lib/person-names.ts";
 
 export type ProfileView = z.output<typeof profile>;
 export type MemberProfileView = z.output<typeof memberProfile>;

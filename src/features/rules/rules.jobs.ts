@@ -5,6 +5,7 @@ import { postOnce } from "../../chat/post-once.ts";
 import { openDm } from "../../chat/slack-calls.ts";
 import { destinationGone } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOOD_SCORE } from "../insights/index.ts";
 import { memberNames } from "../members/index.ts";
 import { displayName, standupChannelNames } from "../schedules/index.ts";
@@ -21,7 +22,6 @@ import {
 import { type AlertPlace, blockerAlert, moodAlert, participationAlert } from "./rules.messages.ts";
 import { adminTargetProblem } from "./rules.refs.ts";
 import type { RuleRow } from "./rules.repo.ts";
-import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {

@@ -4,8 +4,8 @@ import type { Deps } from "../../deps.ts";
 import { holidaysBetween, shiftDate } from "../calendar/index.ts";
 import { channelDirectory, withinDeadline } from "../channels/index.ts";
 import { activeMemberIds } from "../members/index.ts";
-import { type LastRunRow, type ScheduleRow, selectLastRuns } from "./schedules.repo.ts";
 import { UNKNOWN_CHANNEL_STANDUP } from "./names.ts";
+import { type LastRunRow, type ScheduleRow, selectLastRuns } from "./schedules.repo.ts";
 import { nextRunAfter, parseDays } from "./timing.ts";
 
 /**

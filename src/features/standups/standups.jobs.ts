@@ -3,6 +3,7 @@ import { type PostOptions, postOnce } from "../../chat/post-once.ts";
 import { pacedCall } from "../../chat/rate-buckets.ts";
 import { openDm } from "../../chat/slack-calls.ts";
 import type { Deps } from "../../deps.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
@@ -36,7 +37,6 @@ import { findResponseById, type ResponseRow, responsesOfRun, setReplyTs } from "
 import { closeRunWithLastWindow, findRun, type RunRow, setParentTs } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
 import { assertLive, quietly, whileLive } from "./stopped-run.ts";
-import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /** What a member-timezone fan-out needs from the schedule, as it was when the run was claimed. */
 interface MemberTiming {

@@ -9,6 +9,7 @@ import {
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { adminRequired, badRequest, notFound } from "../../http/errors.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { daysBetween, isRealDate, shiftDate, todayIn, workspaceToday } from "../calendar/index.ts";
 import { memberTimezone, requireMember } from "../members/index.ts";
 import {
@@ -25,7 +26,6 @@ import {
   selectUpcoming,
   type TimeOffRow,
 } from "./time-off.repo.ts";
-import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /**
  * Time off: a member's away ranges, both dates included, compared with the date each run is for (the schedule's

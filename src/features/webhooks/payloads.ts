@@ -1,8 +1,8 @@
 import type { Executor } from "../../db/client.ts";
 import type { DomainEvent } from "../../jobs/events.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOODS } from "../standups/index.ts";
 import { type ResponseSnapshotRow, selectNames, selectResponse, selectRun, selectRunOutcome } from "./payloads.repo.ts";
-import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /**
  * The `data` of each event type: a snapshot taken in the emitter's transaction, so a receiver has what it needs

@@ -7,6 +7,7 @@ import {
 import type { Deps } from "../../deps.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { type AddressPolicy, checkUrl, resolveTarget, type UrlRefusal } from "./address-policy.ts";
 import { type DeliveryRow, findDelivery, insertDeliveries, selectDeliveries } from "./deliveries.repo.ts";
 import {
@@ -22,7 +23,6 @@ import { selectNames } from "./payloads.repo.ts";
 import { envelope } from "./payloads.ts";
 import { generateMessageId, generateSecret } from "./signing.ts";
 import type { CreateEndpointInput } from "./webhooks.input.ts";
-import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 /** Endpoints a workspace may have, disabled ones included (they stay listed until deleted). */
 export const MAX_ENDPOINTS = 20;

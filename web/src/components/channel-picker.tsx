@@ -19,6 +19,7 @@ export function ChannelPicker(props: {
   describedBy?: string;
   required?: boolean;
   invalid?: boolean;
+  disabled?: boolean;
 }) {
   const { value, channels } = props;
   const options = useMemo<ComboOption[]>(() => {
@@ -39,6 +40,7 @@ export function ChannelPicker(props: {
       describedBy={props.describedBy}
       required={props.required}
       invalid={props.invalid}
+      disabled={props.disabled}
     />
   );
 }

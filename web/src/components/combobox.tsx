@@ -20,6 +20,7 @@ interface ComboboxProps {
   describedBy?: string;
   maxResults?: number;
   invalid?: boolean;
+  disabled?: boolean;
 }
 
 const defaultMatches = (option: ComboOption, search: string) => {
@@ -32,7 +33,7 @@ const defaultMatches = (option: ComboOption, search: string) => {
  * Escape to close. The text field shows the chosen option's label when not searching.
  */
 export function Combobox(props: ComboboxProps) {
-  const { id, value, options, onChange, placeholder, required, describedBy, invalid } = props;
+  const { id, value, options, onChange, placeholder, required, describedBy, invalid, disabled } = props;
   const matches = props.matches ?? defaultMatches;
   const maxResults = props.maxResults ?? 60;
   const listId = useId();
@@ -110,6 +111,7 @@ export function Combobox(props: ComboboxProps) {
         aria-describedby={describedBy}
         aria-invalid={invalid || undefined}
         required={required}
+        disabled={disabled}
         placeholder={placeholder}
         value={search ?? selected?.label ?? value}
         onChange={(event) => {

@@ -4,6 +4,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { formatLongDay, MOODS, trendWord } from "../lib/format.ts";
 import { participationLabel } from "../lib/participation.ts";
+import { FORMER_MEMBER } from "../lib/people.ts";
 import { useAnalytics } from "../lib/queries.ts";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
 
@@ -66,7 +67,7 @@ function MemberTable({ members }: { members: MemberParticipation[] }) {
         <tbody>
           {rows.map((m) => (
             <tr key={m.user_id}>
-              <th scope="row">{m.real_name || m.user_id}</th>
+              <th scope="row">{m.real_name || FORMER_MEMBER}</th>
               <td className="num hide-narrow">{m.asked}</td>
               <td className="num hide-narrow">{m.submitted}</td>
               <td className="num">

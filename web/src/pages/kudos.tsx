@@ -1,10 +1,10 @@
 import { useMemo, useState } from "react";
 import { emojify } from "../../../src/contract/emoji.ts";
+import { readableSlackText } from "../../../src/contract/slack-text.ts";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, QueryView } from "../components/states.tsx";
 import { formatInstant, plural } from "../lib/format.ts";
 import { FORMER_MEMBER, useSlackNames } from "../lib/people.ts";
-import { readableSlackText } from "../../../src/contract/slack-text.ts";
 import { useKudos, useLeaderboard } from "../lib/queries.ts";
 import type { Kudo, LeaderboardEntry } from "../lib/types.ts";
 

@@ -3,8 +3,8 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Avatar } from "../components/avatar.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { FailedChatEvents } from "../components/failed-chat-events.tsx";
-import { PeoplePicker } from "../components/people-picker.tsx";
 import { PageHeader } from "../components/layout.tsx";
+import { PeoplePicker } from "../components/people-picker.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { formatInstant } from "../lib/format.ts";
@@ -65,8 +65,8 @@ function InviteForm({ onInvited }: { onInvited: (member: Member) => void }) {
     <section className="card invite" aria-labelledby="invite-title">
       <h2 id="invite-title">Add a member</h2>
       <p id="invite-help" className="field-help">
-        Everyone in the Slack workspace is added automatically when they join and at each sync. Here you can bring
-        back someone who was deactivated.
+        Everyone in the Slack workspace is added automatically when they join and at each sync. Here you can bring back
+        someone who was deactivated.
       </p>
       <form onSubmit={submitPicked} noValidate className="field">
         <label htmlFor="invite-person">Person</label>
@@ -241,11 +241,12 @@ export function MembersPage({ me }: { me: Me }) {
   const filtered = useMemo(() => {
     const q = filter.trim().toLowerCase();
     const list = [...(members.data ?? [])].sort(
-      (a, b) =>
-        Number(b.active) - Number(a.active) || nameOf(a).localeCompare(nameOf(b)),
+      (a, b) => Number(b.active) - Number(a.active) || nameOf(a).localeCompare(nameOf(b)),
     );
     if (!q) return list;
-    return list.filter((m) => foldText(`${m.real_name} ${byId.get(m.user_id)?.display_name ?? ""} ${m.email}`).includes(foldText(q)));
+    return list.filter((m) =>
+      foldText(`${m.real_name} ${byId.get(m.user_id)?.display_name ?? ""} ${m.email}`).includes(foldText(q)),
+    );
   }, [members.data, filter, byId]);
 
   const changeRole = (member: Member, role: Role) => {
@@ -422,8 +423,7 @@ export function MembersPage({ me }: { me: Me }) {
           setToDelete(undefined);
           if (!member) return;
           deleteData.mutate(member.user_id, {
-            onSuccess: () =>
-              setNotice({ kind: "success", text: `Deleted the data of ${nameOf(member)}.` }),
+            onSuccess: () => setNotice({ kind: "success", text: `Deleted the data of ${nameOf(member)}.` }),
             onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
           });
         }}

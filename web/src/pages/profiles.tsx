@@ -2,6 +2,7 @@ import { type ChangeEvent, type FormEvent, useMemo, useState } from "react";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { useImportProfiles, useSaveMemberProfile } from "../lib/mutations.ts";
+import { usePersonName } from "../lib/people.ts";
 import { useProfiles } from "../lib/queries.ts";
 import type { MemberProfile, ProfileImportResult } from "../lib/types.ts";
 import { birthdayLabel, ProfileForm } from "./profile-form.tsx";
@@ -42,6 +43,7 @@ function EditMember({ member, onDone }: { member: MemberProfile; onDone: (text?:
 
 function ImportResultView({ result }: { result: ProfileImportResult }) {
   const c = result.counts;
+  const nameOf = usePersonName();
   return (
     <div aria-live="polite">
       <p>
@@ -66,7 +68,7 @@ function ImportResultView({ result }: { result: ProfileImportResult }) {
                   <td>{r.line}</td>
                   <td>{r.email || <span className="muted">–</span>}</td>
                   <td>{STATUS_LABEL[r.status]}</td>
-                  <td>{r.error ?? r.user_id ?? ""}</td>
+                  <td>{r.error ?? (r.user_id ? nameOf(r.user_id) : "")}</td>
                 </tr>
               ))}
             </tbody>
@@ -247,7 +249,7 @@ export function ProfilesPage() {
                         <th scope="row">
                           <span className="member-name">{p.name}</span>
                           <span className="member-meta">
-                            {p.email || p.user_id}
+                            {p.email}
                             {p.updated_at ? (p.set_by_admin ? " · set by an admin" : " · written by them") : ""}
                           </span>
                         </th>

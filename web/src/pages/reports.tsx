@@ -3,6 +3,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, errorMessage, query } from "../lib/api.ts";
 import { formatLongDay, isIsoDate, plural } from "../lib/format.ts";
+import { FORMER_MEMBER } from "../lib/people.ts";
 import { type ReportFilters, useMe, useMembers, useReportPages, useStandups } from "../lib/queries.ts";
 import { navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
@@ -178,10 +179,10 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             {!isAdmin && me ? <option value={me.user_id}>Only me</option> : null}
             {(members.data ?? [])
               .slice()
-              .sort((a, b) => (a.real_name || a.user_id).localeCompare(b.real_name || b.user_id))
+              .sort((a, b) => (a.real_name || FORMER_MEMBER).localeCompare(b.real_name || FORMER_MEMBER))
               .map((m) => (
                 <option key={m.user_id} value={m.user_id}>
-                  {m.real_name || m.user_id}
+                  {m.real_name || FORMER_MEMBER}
                 </option>
               ))}
           </select>

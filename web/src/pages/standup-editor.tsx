@@ -165,7 +165,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
   }, [error]);
 
   const channelOptions = useMemo<ComboOption[]>(() => {
-    const list = (channels.data ?? []).map((c) => ({ value: c.id, label: `#${c.name}`, hint: c.id }));
+    const list: ComboOption[] = (channels.data ?? []).map((c) => ({ value: c.id, label: `#${c.name}` }));
     // Keep a channel the list no longer shows (archived, bot removed) selectable as it is.
     if (form.channelId && !list.some((o) => o.value === form.channelId)) {
       list.unshift({ value: form.channelId, label: channelLabel(channels.data, form.channelId), hint: "current" });
