@@ -83,6 +83,8 @@ describe.runIf(hasChromium)("people and channels by name, never by id", () => {
 
   const shoot = async (page: Page, name: string) => {
     mkdirSync(OUTPUT, { recursive: true });
+    // From the top: a full-page shot taken scrolled down paints the sticky bar mid-page.
+    await page.evaluate("window.scrollTo(0, 0)");
     await page.screenshot({ path: join(OUTPUT, name), fullPage: true });
   };
 

@@ -198,7 +198,7 @@ function SettingsForm({
           value={admins}
           disabled={disabled}
           onChange={setAdmins}
-          placeholder="Add someone: search by name or @handle"
+          placeholder="Search by name or @handle"
           describedBy="celebrations-admins-help"
         />
         <p id="celebrations-admins-help" className="field-help">

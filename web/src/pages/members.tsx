@@ -76,7 +76,7 @@ function InviteForm({ onInvited }: { onInvited: (member: Member) => void }) {
             people={candidates}
             value={picked}
             onChange={setPicked}
-            placeholder={candidates.length ? "Search by name or @handle" : "No one to bring back"}
+            placeholder={candidates.length ? "Search by name or @handle" : "Nobody to add back"}
             describedBy="invite-help"
             invalid={Boolean(error) && !typedId}
           />
