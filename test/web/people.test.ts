@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORMER_MEMBER, foldText, initials, personMatches, personName } from "../../web/src/lib/people.ts";
+import { FORMER_MEMBER, foldText, initials, personMatches, personName } from "../../web/src/lib/person-text.ts";
 
 describe("the people picker's search and names", () => {
   const lucia = { real_name: "Lucía Fernández", display_name: "lucia.f" };

@@ -1,34 +1,10 @@
 import { useCallback, useMemo } from "react";
 import type { SlackNames } from "../../../src/contract/slack-text.ts";
+import { FORMER_MEMBER, personName } from "./person-text.ts";
 import { useChannels, usePeople } from "./queries.ts";
 import type { Person } from "./types.ts";
 
-/** What a person whose record is gone is called: their Slack id means nothing to a reader. */
-export const FORMER_MEMBER = "Former member";
-
-/** Lower case without accents, so "lucia" finds "Lucía" and "FERNANDEZ" finds "Fernández". */
-export function foldText(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-}
-
-/** Whether a person matches a search by real name or Slack display name (the handle), accents ignored. */
-export function personMatches(person: Pick<Person, "real_name" | "display_name">, search: string): boolean {
-  const q = foldText(search.trim().replace(/^@/, ""));
-  if (!q) return true;
-  return foldText(`${person.real_name} ${person.display_name}`).includes(q);
-}
-
-/** "Lucía Fernández" → "LF": the avatar's stand-in when Slack has no picture. */
-export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? [words[0], words.at(-1)] : words.slice(0, 1);
-  return letters.map((w) => Array.from(w as string)[0]?.toUpperCase() ?? "").join("") || "?";
-}
-
-/** A person's name, never their id: a known name, else "Former member". */
-export function personName(person: Pick<Person, "real_name" | "display_name"> | undefined): string {
-  return person?.real_name.trim() || person?.display_name.trim() || FORMER_MEMBER;
-}
+export { FORMER_MEMBER, foldText, initials, personMatches, personName } from "./person-text.ts";
 
 /** user id → Person, from the workspace's people list (any signed-in member may read it). */
 export function usePeopleById(): ReadonlyMap<string, Person> {
