@@ -199,7 +199,7 @@ describe("views per standup and member; open runs are not misses", async () => {
       ]);
       expect(b).toMatchObject({
         schedule_id: beta,
-        standup_name: "#C0BETA standup",
+        standup_name: "Standup in a channel",
         asked: 1,
         answered: 1,
         not_answered: [],

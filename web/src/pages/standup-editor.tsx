@@ -86,11 +86,13 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
   };
 }
 
-/** The server names a standup "#<channel name or id> standup" unless an admin named it. */
+/** The server names a standup "#<channel name> standup" ("Standup in a channel" while the name is unknown; older
+ * versions said "#<channel id> standup") unless an admin named it. */
 function isDefaultName(schedule: Schedule, channels: Channel[] | undefined): boolean {
   const channelName = channels?.find((c) => c.id === schedule.channel_id)?.name;
   return (
     schedule.name === `#${schedule.channel_id} standup` ||
+    schedule.name === "Standup in a channel" ||
     (channelName !== undefined && schedule.name === `#${channelName} standup`)
   );
 }
