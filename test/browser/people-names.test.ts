@@ -54,11 +54,7 @@ describe.runIf(hasChromium)("people and channels by name, never by id", () => {
         asked: [ADMIN, MAYA, GONE],
         answers: {
           [MAYA]: {
-            answers: [
-              `Paired with <@${LUCIA}> in <#${STAND}> for <!subteam^S0PNDEVS|@devs>`,
-              "Reviews",
-              "none",
-            ],
+            answers: [`Paired with <@${LUCIA}> in <#${STAND}> for <!subteam^S0PNDEVS|@devs>`, "Reviews", "none"],
             mood: "🙂",
           },
           [GONE]: { answers: ["Handed over", "Leaving", "none"], mood: "🙂" },
