@@ -24,6 +24,7 @@ export * from "./manifest.ts";
 export * from "./members.ts";
 export * from "./profiles.ts";
 export * from "./rules.ts";
+export * from "./slack-text.ts";
 export * from "./time-off.ts";
 export * from "./webhooks.ts";
 export * from "./workspace.ts";

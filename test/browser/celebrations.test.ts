@@ -62,14 +62,23 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     await expect
       .poll(() => page.getByRole("heading", { level: 1, name: "Celebrations" }).count(), { timeout: 10_000 })
       .toBe(1);
-    await expect
-      .poll(() => page.locator("#celebrations-channel option").count(), { timeout: 10_000 })
-      .toBeGreaterThan(1);
-    await page.locator("#celebrations-channel").selectOption("C0CWPARTY");
+    // The channel by its name: the picker searches names and shows "#party", never the id.
+    const channel = page.locator("#celebrations-channel");
+    await channel.click();
+    await expect.poll(() => page.getByRole("option", { name: "#party" }).count(), { timeout: 10_000 }).toBe(1);
+    await channel.fill("par");
+    await channel.press("Enter");
+    expect(await channel.inputValue()).toBe("#party");
     await page.locator("#celebrations-timezone").fill("Europe/Paris");
     await page.locator("#celebrations-day-fri").uncheck();
     await page.locator("#celebrations-time").fill("10:15");
-    await page.locator("#celebrations-admins").fill(CELEB);
+    // Celebrations admins by name: "cy" finds Cy Celebrations; the chip names him, the server gets his id.
+    await page.locator("#celebrations-admins").fill("cy");
+    await page.getByRole("option", { name: /Cy Celebrations/ }).click();
+    await expect
+      .poll(() => page.getByRole("list", { name: "Chosen people" }).getByRole("button").allInnerTexts())
+      .toEqual(["×"]);
+    expect(await page.getByRole("button", { name: "Remove Cy Celebrations" }).count()).toBe(1);
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => page.getByText("Celebrations settings saved.").count(), { timeout: 10_000 }).toBe(1);
     expect(await settings()).toEqual({
@@ -87,8 +96,8 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
     const upcoming = page
       .getByRole("region", { name: "Next 30 days" })
       .or(page.locator("section", { hasText: "Next 30 days" }));
-    await expect.poll(() => upcoming.getByText("u0cwbday").count(), { timeout: 10_000 }).toBe(1);
-    expect(await upcoming.getByText("Birthday").count()).toBe(1);
+    await expect.poll(() => upcoming.getByText("Bea Birthday").count(), { timeout: 10_000 }).toBe(1);
+    expect(await upcoming.getByRole("cell", { name: "Birthday", exact: true }).count()).toBe(1);
 
     // Everyone active but Bea is missing dates: Ada, Cy and Mo.
     await expect.poll(() => page.getByText("3 people are missing a birthday or a start date.").count()).toBe(1);
@@ -231,7 +240,7 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
   it("a member reads both pages but cannot change them", async () => {
     const page = await signedIn(MEMBER);
     await page.goto(`${web.base}/dashboard/celebrations`);
-    await expect.poll(() => page.locator("#celebrations-channel").inputValue(), { timeout: 10_000 }).toBe("C0CWPARTY");
+    await expect.poll(() => page.locator("#celebrations-channel").inputValue(), { timeout: 10_000 }).toBe("#party");
     expect(await page.locator("#celebrations-channel").isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
     expect(await page.getByText("Next 30 days").count()).toBe(0);

@@ -11,30 +11,15 @@ import { startReceiver, type WebhookReceiver } from "../support/webhook-receiver
 /** Where this file's screenshots go: one per page, role and width. */
 const SHOTS = join(OUTPUT, "every-page");
 
-/**
- * Raw Slack ids still shown on purpose-built spots that the names part of issue 24 (people and channels by name) is
- * replacing at the same time: page label, role, and the line of text the id stands in. Each entry GOES when that
- * part merges; an id anywhere else fails the test.
- */
-const NAMES_PART_ALLOWLIST: { page: string; role: "admin" | "member" | "both"; line: RegExp }[] = [
-  // The Members table's second line under each name is the person's Slack id (and "· you").
-  { page: "Members", role: "admin", line: /^U0EV[A-Z]+( · you)?( · deactivated)?$/ },
-];
-
 type Role = "admin" | "member";
 
-/** The ids in the page's visible text that the allowlist does not excuse, with the line each stands in. */
-async function unexcusedIds(page: Page, label: string, role: Role): Promise<string[]> {
+/** Every line of the page's visible text that shows a raw Slack id, where a name belongs. */
+async function rawIdLines(page: Page): Promise<string[]> {
   const text = await page.evaluate<string>("document.body.innerText");
-  const found: string[] = [];
-  for (const line of text.split("\n")) {
-    if (rawIds(line).length === 0) continue;
-    const excused = NAMES_PART_ALLOWLIST.some(
-      (a) => a.page === label && (a.role === "both" || a.role === role) && a.line.test(line),
-    );
-    if (!excused) found.push(`raw id: ${line.trim().slice(0, 160)}`);
-  }
-  return found;
+  return text
+    .split("\n")
+    .filter((line) => rawIds(line).length > 0)
+    .map((line) => `raw id: ${line.trim().slice(0, 160)}`);
 }
 
 describe.runIf(hasChromium)("every page, both widths, both roles", () => {
@@ -57,7 +42,7 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
     const found: string[] = [];
     const overflow = await sidewaysScroll(page);
     if (overflow > 0) found.push(`scrolls sideways by ${overflow} px`);
-    found.push(...(await unexcusedIds(page, label, role)));
+    found.push(...(await rawIdLines(page)));
     found.push(...watch.take());
     found.push(...(await axeFindings(page)).map((f) => `axe: ${f}`));
     return found.map((f) => `${what}: ${f}`);

@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { type CelebrationKind, celebrationPosts, celebrationSettings } from "../../db/schema.ts";
+import { personNameSql } from "../../lib/person-names.ts";
 import type { PersonDates } from "./celebrations.dates.ts";
 
 /** The SQL of Celebrations; every statement takes the workspace id. Profiles are read here, never written. */
@@ -110,7 +111,7 @@ export async function celebratedPeople(ex: Executor, teamId: string): Promise<Pe
     start_date: string | null;
   }>(
     ex,
-    sql`select m.user_id, coalesce(nullif(m.display_name, ''), nullif(m.real_name, ''), m.user_id) as name,
+    sql`select m.user_id, ${sql.raw(personNameSql("m"))} as name,
                p.birth_month, p.birth_day, p.start_date::text as start_date
         from members m join profiles p on p.team_id = m.team_id and p.user_id = m.user_id
         where m.team_id = ${teamId} and m.active and p.celebrate

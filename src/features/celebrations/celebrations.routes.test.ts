@@ -318,7 +318,7 @@ describe("Celebrations endpoints", async () => {
     expect((await call("DELETE", `${API}/holidays/2026-03-03`, admin)).statusCode).toBe(200);
   });
 
-  it("lists upcoming celebrations with the real date and the posting day", async () => {
+  it("lists upcoming celebrations by real name (as every page names people) with the real date and the posting day", async () => {
     // Paris, Monday to Friday; today is Thursday 2026-06-04.
     t.clock.set("2026-06-04T12:00:00Z");
     await signInAgain();
@@ -334,7 +334,7 @@ describe("Celebrations endpoints", async () => {
     expect(res.json()).toEqual([
       {
         user_id: "U0UPSAT",
-        name: "u0upsat",
+        name: "Person U0UPSAT",
         kind: "birthday",
         years: null,
         date: "2026-06-06",
@@ -342,7 +342,7 @@ describe("Celebrations endpoints", async () => {
       },
       {
         user_id: "U0UPSAT",
-        name: "u0upsat",
+        name: "Person U0UPSAT",
         kind: "anniversary",
         years: 2,
         date: "2026-06-10",

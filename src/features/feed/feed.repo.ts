@@ -10,7 +10,9 @@ export interface FeedWorkspace {
 
 export interface FeedResponseRow {
   userId: string;
+  /** Null when the member row is gone (their data deleted). */
   realName: string | null;
+  displayName: string | null;
   standupDate: string;
   answers: string[];
   mood: string | null;
@@ -68,6 +70,7 @@ export async function selectRecentResponses(
     .select({
       userId: responses.userId,
       realName: members.realName,
+      displayName: members.displayName,
       standupDate: responses.standupDate,
       answers: responses.answers,
       mood: responses.mood,

@@ -1,10 +1,12 @@
 import { DateTime } from "luxon";
-import type { LabelledAnswer } from "../../contract/index.ts";
+import { type LabelledAnswer, mentionedUserIds, readableSlackText, type SlackNames } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
+import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 import { shiftDate, todayIn, workspaceTimezone } from "../calendar/index.ts";
 import { labelAnswers } from "../insights/index.ts";
-import { displayName } from "../schedules/index.ts";
+import { memberNames } from "../members/index.ts";
+import { displayName, standupChannelNames } from "../schedules/index.ts";
 import {
   deleteFeedToken,
   type FeedResponseRow,
@@ -47,10 +49,14 @@ export interface FeedView {
   truncated: boolean;
 }
 
-type FeedDeps = Pick<Deps, "db" | "clock">;
+type FeedDeps = Pick<Deps, "db" | "clock" | "chat">;
 
 /** Creates or replaces the workspace's token. Only its hash is stored; the token is shown this once. */
-export async function issueFeedToken(deps: FeedDeps, teamId: string, createdBy: string): Promise<string> {
+export async function issueFeedToken(
+  deps: Pick<Deps, "db" | "clock">,
+  teamId: string,
+  createdBy: string,
+): Promise<string> {
   const token = randomToken(32);
   await upsertFeedToken(deps.db, teamId, sha256Hex(token), createdBy, deps.clock.now());
   return token;
@@ -60,11 +66,14 @@ export async function revokeFeedToken(deps: Pick<Deps, "db">, teamId: string): P
   await deleteFeedToken(deps.db, teamId);
 }
 
-function toEntry(row: FeedResponseRow, zone: string): FeedEntry {
+function toEntry(row: FeedResponseRow, zone: string, names: Required<SlackNames>): FeedEntry {
   return {
-    name: row.realName?.trim() || row.userId,
-    standup: displayName({ name: row.scheduleName, channelId: row.channelId ?? "" }),
-    answers: labelAnswers(row.runQuestions, row.answers),
+    name: row.realName === null ? FORMER_MEMBER : nameOfRow(row),
+    standup: displayName({ name: row.scheduleName, channelId: row.channelId ?? "" }, names.channels),
+    answers: labelAnswers(row.runQuestions, row.answers).map((a) => ({
+      ...a,
+      answer: readableSlackText(a.answer, names),
+    })),
     mood: row.mood || null,
     hasBlocker: row.hasBlocker,
     time: DateTime.fromJSDate(row.submittedAt, { zone }).toFormat("HH:mm"),
@@ -73,7 +82,7 @@ function toEntry(row: FeedResponseRow, zone: string): FeedEntry {
 }
 
 /** Rows arrive newest day first; consecutive rows of one date form that day's group. */
-function groupByDate(rows: FeedResponseRow[], zone: string): FeedDay[] {
+function groupByDate(rows: FeedResponseRow[], zone: string, names: Required<SlackNames>): FeedDay[] {
   const days: FeedDay[] = [];
   for (const row of rows) {
     let day = days.at(-1);
@@ -84,7 +93,7 @@ function groupByDate(rows: FeedResponseRow[], zone: string): FeedDay[] {
       day = { date: row.standupDate, heading, entries: [] };
       days.push(day);
     }
-    day.entries.push(toEntry(row, zone));
+    day.entries.push(toEntry(row, zone, names));
   }
   return days;
 }
@@ -101,10 +110,17 @@ export async function loadFeed(deps: FeedDeps, token: string): Promise<FeedView 
   const zone = await workspaceTimezone(deps, workspace.teamId);
   const fromDate = shiftDate(todayIn(zone, deps.clock.now()), -(FEED_DAYS - 1));
   const rows = await selectRecentResponses(deps.db, workspace.teamId, fromDate, FEED_MAX_RESPONSES);
+  // Unnamed standups and `<#C…>` mentions are named after their channel (Slack asked only when needed, cached,
+  // briefly); `<@U…>` mentions read as the person's name.
+  const needChannels = rows.some((r) => !r.scheduleName?.trim() || r.answers.some((a) => a.includes("<#")));
+  const [channels, people] = await Promise.all([
+    needChannels ? standupChannelNames(deps, workspace.teamId) : new Map<string, string>(),
+    memberNames(deps, workspace.teamId, mentionedUserIds(rows.flatMap((r) => r.answers))),
+  ]);
   return {
     teamName: workspace.teamName,
     timezone: zone,
-    days: groupByDate(rows, zone),
+    days: groupByDate(rows, zone, { people, channels }),
     truncated: rows.length >= FEED_MAX_RESPONSES,
   };
 }

@@ -214,8 +214,11 @@ describe("public feed", async () => {
       expect(blocked).toContain("<dt>What will you do today?</dt><dd>ship the feed</dd>");
       expect(articleWith(html, "sat-ben")).not.toContain("Blocker");
 
-      // No member row: the user id stands in for the name; a fourth answer beyond three questions is numbered.
-      expect(articleWith(html, "U0NOBODY")).toContain("<dt>Question 4</dt><dd>extra</dd>");
+      // No member row: "Former member" stands in for the name (never the id); a fourth answer is numbered.
+      const nobody = articleWith(html, "<dd>extra</dd>")!;
+      expect(nobody).toContain('<span class="name">Former member</span>');
+      expect(nobody).toContain("<dt>Question 4</dt><dd>extra</dd>");
+      expect(html).not.toContain("U0NOBODY");
     });
 
     it("labels answers with the questions the run asked, even after the schedule's questions changed", async () => {
@@ -271,8 +274,29 @@ describe("public feed", async () => {
       expect(html).toContain("<dt>Wins 🏆</dt><dd>Shipped it 🎉 &lt;b&gt;🚀&lt;/b&gt;</dd>");
       expect(html).toContain("<dd>`npm run :tada:` then 👍</dd>");
       expect(html).toContain("<dd>none 🫡</dd>");
-      // The standup's name: the schedule has none, so the default names its channel.
-      expect(html).toContain('<span class="meta">#C0STANDUP standup · ');
+      // The standup's name: the schedule has none and Slack does not list its channel: words, never the id.
+      expect(html).toContain('<span class="meta">Standup in a channel · ');
+      expect(html).not.toContain("C0STANDUP");
+    });
+
+    it("names an unnamed standup after its channel's name, mentions by name, and a deleted person as a former member", async () => {
+      const named = await workspace("T0NAMED");
+      t.fake.addChannel("T0NAMED", { id: "C0STANDUP", name: "team-standup", members: [] });
+      await t.addMember("T0NAMED", "U0NAMEDMAYA", { realName: "Maya Okafor" });
+      await addResponse(named, {
+        user: "U0NAMEDMAYA",
+        date: "2026-03-02",
+        answers: ["Paired with <@U0NAMEDLEA> in <#C0STANDUP> & <!subteam^S0DEVS|@devs>", "Plan", "none"],
+      });
+      await addResponse(named, { user: "U0NAMEDGONE", date: "2026-03-02", answers: ["Left", "Plan", "none"] });
+      await t.addMember("T0NAMED", "U0NAMEDLEA", { realName: "Lea <Lead>" });
+      const body = (await getFeed(await newToken(named.admin))).body;
+      const maya = articleWith(body, "Paired with")!;
+      expect(maya).toContain('<span class="name">Maya Okafor</span>');
+      expect(maya).toContain('<span class="meta">#team-standup standup · ');
+      expect(maya).toContain("<dd>Paired with @Lea &lt;Lead&gt; in #team-standup &amp; @devs</dd>");
+      expect(articleWith(body, "Left")).toContain('<span class="name">Former member</span>');
+      expect(body).not.toMatch(/\b[UC]0NAMED|C0STANDUP/);
     });
 
     it("an empty week says so", async () => {

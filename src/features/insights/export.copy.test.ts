@@ -275,7 +275,7 @@ describe("CSV export through COPY (PostgreSQL) and keyset pages (embedded)", asy
       'Design, "sync"',
       'Design, "sync"',
       "'+Plus standup",
-      "#C0GONE standup",
+      "Standup in a channel",
       "#eng-daily standup",
     ]);
     expect(table.find((r) => r[8] === "S0PLUS")!.slice(10, 12)).toEqual(["'-q", "'=deleted schedule"]);

@@ -2,6 +2,7 @@ import { pipeline, type Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
 import type pg from "pg";
 import { copyOut } from "../../db/copy.ts";
+import { UNKNOWN_CHANNEL_STANDUP } from "../schedules/index.ts";
 import { CSV_BOM, crlfRecords, DASH_FORMULA } from "./csv.ts";
 import { csvHeader, exportAnswerPairs } from "./export.routes.ts";
 import { type Filters, responseFilter } from "./filters.repo.ts";
@@ -12,7 +13,7 @@ import { MOOD_SCORE } from "./insights.service.ts";
  * every cell exactly as the keyset path (csvChunks: csvLine over csvCells) does in Node, so both give the same bytes:
  *
  * - the values: the same joins and expressions; standup_name is displayName() (the schedule's name trimmed of what
- *   String.prototype.trim removes, else "#<channel name or id> standup", channel names passed in as JSON); each
+ *   String.prototype.trim removes, else "#<channel name> standup", channel names passed in as JSON, or "Standup in a channel" when unknown); each
  *   question/answer pair is labelAnswers() ("Question N" for a missing or empty question, "" for an answer that is
  *   not a string, "" for both past the response's own count);
  * - the formula guard (looksLikeFormula): a value starting with = + @ tab or CR gets a leading ' (ascii() of its
@@ -67,7 +68,8 @@ export function copyCsvStatement(
              r.schedule_id,
              coalesce(
                nullif(btrim(coalesce(s.name, ''), ${JS_TRIM}), ''),
-               '#' || coalesce(${names}::jsonb ->> c.channel_id, c.channel_id) || ' standup'
+               '#' || (${names}::jsonb ->> c.channel_id) || ' standup',
+               ${UNKNOWN_CHANNEL_STANDUP}::text
              ) as standup_name
              ${sql.join(qa, sql``)},
              case r.mood ${sql.join(

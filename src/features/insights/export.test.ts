@@ -70,7 +70,7 @@ describe("CSV export", async () => {
     const emoji = rows.find((r) => r[1] === "U0EMOJI")!;
     expect(emoji.slice(8)).toEqual([
       scheduleId,
-      "#C0CSV standup",
+      "Standup in a channel",
       "What did you complete yesterday?",
       "'+1 to the plan",
       "What are you working on today?",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
+import { personNameSql } from "../../lib/person-names.ts";
 import { type Filters, matchesSearch, responseFilter } from "./filters.repo.ts";
 import type { ResponseRecord } from "./responses.presenter.ts";
 
@@ -24,7 +25,7 @@ export interface PageKey {
  * The columns of a presented response, `r` being the response: the questions and blocker question come from
  * its run (as asked), the name from its schedule. Used with RESPONSE_JOINS.
  */
-export const RESPONSE_COLUMNS = sql`r.user_id, coalesce(m.real_name, r.user_id) as real_name,
+export const RESPONSE_COLUMNS = sql`r.user_id, ${sql.raw(personNameSql("m"))} as real_name,
   r.standup_date::text as standup_date, r.schedule_id, coalesce(s.name, '') as schedule_name,
   coalesce(s.channel_id, run.channel_id, '') as channel_id, run.questions, r.answers, run.blocker_question,
   r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood, r.has_blocker,
@@ -95,7 +96,7 @@ export async function responseTotals(
 export function activeBlockers(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
   return rows<{ user_id: string; real_name: string; standup_date: string; blockers: string }>(
     ex,
-    sql`select latest.user_id, coalesce(m.real_name, latest.user_id) as real_name, latest.standup_date::text as standup_date, latest.blockers
+    sql`select latest.user_id, ${sql.raw(personNameSql("m"))} as real_name, latest.standup_date::text as standup_date, latest.blockers
         from (select distinct on (r.user_id) r.user_id, r.standup_date, r.blockers, r.has_blocker from responses r
               where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
               order by r.user_id, r.standup_date desc, r.submitted_at desc) latest

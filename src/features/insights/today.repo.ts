@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
+import { personNameSql } from "../../lib/person-names.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 
 /** The SQL of the overview's "today by standup" and of the standup filter's check. */
@@ -59,7 +60,7 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                coalesce(
                  json_agg(json_build_object(
                    'user_id', p.user_id,
-                   'real_name', coalesce(nullif(m.real_name, ''), p.user_id),
+                   'real_name', ${sql.raw(personNameSql("m"))},
                    'ask_at', to_char(p.ask_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                    'timezone', coalesce(m.tz, 'UTC'),
                    'away_until', case when p.status = 'away' then
@@ -74,7 +75,7 @@ export function todayRuns(ex: Executor, teamId: string, today: string, now: Date
                      when p.status = 'skipped' then 'skipped'
                      when run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${at} then 'waiting'
                      else 'missed' end)
-                   order by coalesce(nullif(m.real_name, ''), p.user_id), p.user_id)
+                   order by ${sql.raw(personNameSql("m"))}, p.user_id)
                  filter (where p.user_id is not null and resp.id is null),
                  '[]') as not_answered
         from standup_runs run

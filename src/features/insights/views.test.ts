@@ -199,7 +199,7 @@ describe("views per standup and member; open runs are not misses", async () => {
       ]);
       expect(b).toMatchObject({
         schedule_id: beta,
-        standup_name: "#C0BETA standup",
+        standup_name: "Standup in a channel",
         // Asks everyone at once, at the standup's own time.
         member_timezone: false,
         ask_time: "08:00",

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows, type Tx } from "../../db/client.ts";
 import { type KudoSource, kudos, members } from "../../db/schema.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 
 export type KudoRow = typeof kudos.$inferSelect;
 
@@ -18,8 +19,9 @@ export interface NamedKudo {
   createdAt: Date;
 }
 
-const nameOf = (m: { realName: unknown; displayName: unknown }, fallback: unknown) =>
-  sql<string>`coalesce(nullif(trim(${m.realName}), ''), nullif(trim(${m.displayName}), ''), ${fallback})`;
+// A person whose member row is gone reads as "Former member", never as their id.
+const nameOf = (m: { realName: unknown; displayName: unknown }, _userId: unknown) =>
+  sql<string>`coalesce(nullif(trim(${m.realName}), ''), nullif(trim(${m.displayName}), ''), ${FORMER_MEMBER})`;
 
 /**
  * Active members whose display name (Slack's handle when they set none) or one-word real name is one of these

@@ -55,7 +55,7 @@ describe("the kudos API", async () => {
     expect((await get("/dashboard/api/kudos/leaderboard")).json()).toEqual([]);
   });
 
-  it("lists the newest 100 kudos, newest first, with names (the user id when someone is unknown)", async () => {
+  it('lists the newest 100 kudos, newest first, with names ("Former member" when someone is unknown, never the id)', async () => {
     for (let i = 0; i < 104; i++) {
       const at = new Date(Date.parse("2026-02-01T10:00:00Z") + i * 60_000).toISOString();
       await give(A, i % 2 ? "U0BEN" : "U0GONE", "U0CAT", at, `thanks ${i}`);
@@ -75,7 +75,7 @@ describe("the kudos API", async () => {
       channel_id: "C0KUDOS",
       created_at: "2026-02-01T11:43:00.000Z",
     });
-    expect(list[1]).toMatchObject({ from_user: "U0GONE", from_name: "U0GONE", message: "thanks 102" });
+    expect(list[1]).toMatchObject({ from_user: "U0GONE", from_name: "Former member", message: "thanks 102" });
     expect(list.at(-1)).toMatchObject({ message: "thanks 4" });
     expect(list.some((k) => k.message === "other workspace")).toBe(false);
     const other = (await get("/dashboard/api/kudos", memberB)).json() as Record<string, unknown>[];
@@ -96,13 +96,13 @@ describe("the kudos API", async () => {
       { user_id: "U0BEN", real_name: "ben", kudos_received: 2 },
       { user_id: "U0ANA", real_name: "Ana", kudos_received: 1 },
       { user_id: "U0DAN", real_name: "Dan", kudos_received: 1 },
-      { user_id: "U0OUT", real_name: "U0OUT", kudos_received: 1 },
+      { user_id: "U0OUT", real_name: "Former member", kudos_received: 1 },
     ]);
     expect((await get("/dashboard/api/kudos/leaderboard?days=")).json()).toEqual(res.json());
     const year = (await get("/dashboard/api/kudos/leaderboard?days=365")).json() as { user_id: string }[];
     expect(year[0]).toEqual({ user_id: "U0CAT", real_name: "Cat", kudos_received: 104 });
     const other = (await get("/dashboard/api/kudos/leaderboard?days=365", memberB)).json();
-    expect(other).toEqual([{ user_id: "U0ZOE", real_name: "U0ZOE", kudos_received: 1 }]);
+    expect(other).toEqual([{ user_id: "U0ZOE", real_name: "Former member", kudos_received: 1 }]);
   });
 
   it("counts days in the workspace timezone: a kudo just after local midnight is today's, just before it yesterday's", async () => {

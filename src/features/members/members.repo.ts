@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { anyOf, pgArray } from "../../db/arrays.ts";
 import { type Db, type Executor, rows } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
+import { nameOfRow } from "../../lib/person-names.ts";
 
 export type MemberRow = typeof members.$inferSelect;
 export type Role = "admin" | "member";
@@ -89,7 +90,7 @@ export async function selectNames(ex: Executor, teamId: string, userIds: string[
     .select({ userId: members.userId, realName: members.realName, displayName: members.displayName })
     .from(members)
     .where(and(eq(members.teamId, teamId), anyOf(members.userId, userIds)));
-  return new Map(found.map((m) => [m.userId, m.realName.trim() || m.displayName.trim() || m.userId]));
+  return new Map(found.map((m) => [m.userId, nameOfRow(m)]));
 }
 
 /**

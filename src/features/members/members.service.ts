@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound, upstreamFailed } from "../../http/errors.ts";
+import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 import { activeMemberIdsUnchangedSince, deactivateUnchanged, type SyncCounts } from "./member-sync.repo.ts";
 import {
   findMember,
@@ -105,7 +106,7 @@ export interface PersonView {
 export async function listPeople(deps: Pick<Deps, "db">, teamId: string): Promise<PersonView[]> {
   const people = (await listMembers(deps.db, teamId)).map((m) => ({
     user_id: m.userId,
-    real_name: m.realName.trim() || m.displayName.trim() || m.userId,
+    real_name: nameOfRow(m),
     display_name: m.displayName.trim(),
     avatar_url: m.avatarUrl || null,
     active: m.active,
@@ -126,7 +127,7 @@ export async function activeMemberIds(deps: Pick<Deps, "db">, teamId: string, us
 
 /**
  * A readable name for each of these people, for messages that name someone without notifying them
- * (a `<@U…>` mention pings): real name, else display name, else the bare user id.
+ * (a `<@U…>` mention pings): real name, else display name, else "Former member" (never the bare id).
  */
 export async function memberNames(
   deps: Pick<Deps, "db">,
@@ -134,7 +135,7 @@ export async function memberNames(
   userIds: string[],
 ): Promise<Map<string, string>> {
   const known = await selectNames(deps.db, teamId, [...new Set(userIds)]);
-  return new Map(userIds.map((id) => [id, known.get(id) ?? id]));
+  return new Map(userIds.map((id) => [id, known.get(id) ?? FORMER_MEMBER]));
 }
 
 function slackErrorCode(err: unknown): string | undefined {

@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
-import { syncMembers } from "./members.service.ts";
+import { memberNames, syncMembers } from "./members.service.ts";
 
 const TEAM = "T0PEOPLE";
 const OTHER = "T0PEOPLEX";
@@ -67,5 +68,27 @@ describe("GET /dashboard/api/people", async () => {
   it("answers 401 without a session", async () => {
     const res = await t.inject({ method: "GET", url: "/dashboard/api/people" });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("memberNames: what Slack messages call people", async () => {
+  const t: TestApp = await useTestApp();
+
+  it("a real name, else the display name, else 'Unnamed member'; someone with no row is 'Former member', never the id", async () => {
+    const team = "T0PPLNAMES";
+    await t.installTeam(team);
+    await t.addMember(team, "U0PPLNAMED", { realName: "Maya Okafor" });
+    await t.addMember(team, "U0PPLHANDLE", { realName: "" });
+    await t.addMember(team, "U0PPLBLANK", { realName: "" });
+    await t.deps.db.execute(
+      sql`update members set display_name = '' where team_id = ${team} and user_id = 'U0PPLBLANK'`,
+    );
+    const names = await memberNames(t.deps, team, ["U0PPLNAMED", "U0PPLHANDLE", "U0PPLBLANK", "U0PPLGONE"]);
+    expect(Object.fromEntries(names)).toEqual({
+      U0PPLNAMED: "Maya Okafor",
+      U0PPLHANDLE: "u0pplhandle",
+      U0PPLBLANK: "Unnamed member",
+      U0PPLGONE: "Former member",
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { memberProfile, profile } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
+import { nameOfRow } from "../../lib/person-names.ts";
 import { workspaceToday } from "../calendar/index.ts";
 import { findMember } from "../members/index.ts";
 import type { ProfileInput } from "./profiles.input.ts";
@@ -106,7 +107,7 @@ export async function listProfiles(
   const found = await listMemberProfiles(deps.db, teamId, after, Math.min(limit, MAX_PAGE));
   return found.map((m) => ({
     ...presentProfile(m.userId, m.profile),
-    name: m.realName || m.displayName || m.userId,
+    name: nameOfRow(m),
     email: m.email,
   }));
 }

@@ -5,6 +5,7 @@ import { postOnce } from "../../chat/post-once.ts";
 import { openDm } from "../../chat/slack-calls.ts";
 import { destinationGone } from "../../chat/slack-errors.ts";
 import type { Deps } from "../../deps.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOOD_SCORE } from "../insights/index.ts";
 import { memberNames } from "../members/index.ts";
 import { displayName, standupChannelNames } from "../schedules/index.ts";
@@ -100,7 +101,7 @@ async function messageFor(
   if (!response) return "no_data";
   // Edited away before the job ran: nothing to raise any more.
   if (!response.hasBlocker) return "blocker_cleared";
-  const name = (await memberNames(deps, teamId, [response.userId])).get(response.userId) ?? response.userId;
+  const name = (await memberNames(deps, teamId, [response.userId])).get(response.userId) ?? FORMER_MEMBER;
   return blockerAlert(await placeOf(deps, teamId, run, response.userId), { name, text: response.blockers });
 }
 

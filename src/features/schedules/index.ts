@@ -1,5 +1,5 @@
 /** The schedules feature's public face: other features import from here only. */
-export { displayName } from "./names.ts";
+export { displayName, UNKNOWN_CHANNEL_STANDUP } from "./names.ts";
 export {
   channelNames as standupChannelNames,
   defaultName,

@@ -36,9 +36,20 @@ describe("named standups: name, blocker question, reminder, member timezone, nex
   }
   const stored = async (id: string) => (await t.deps.db.select().from(schedules).where(eq(schedules.id, id)))[0]!;
 
-  it("the name defaults to #<channel name> standup, or #<channel id> standup for a channel Slack does not list", async () => {
+  it("the name defaults to #<channel name> standup; for a channel Slack does not list, words (never the id) until it does", async () => {
     expect((await create({ channel_id: "C0DETPUB" })).name).toBe("#platform-team standup");
-    expect((await create({ channel_id: "G0DETPRIVATE" })).name).toBe("#G0DETPRIVATE standup");
+    expect((await create({ channel_id: "G0DETPRIVATE" })).name).toBe("Standup in a channel");
+    t.fake.addChannel(TEAM, { id: "G0DETLATER", name: "later", is_private: true, members: ["B0DETBOT"] });
+    const later = await create({ channel_id: "G0DETLATER" });
+    expect(later.name).toBe("Standup in a channel");
+    expect((await stored(later.id)).name).toBe("");
+    // Once Slack lists the channel (made public here), the list names the standup after it: nothing was stored.
+    t.fake.addChannel(TEAM, { id: "G0DETLATER", name: "later-team", members: ["B0DETBOT"] });
+    const before = t.clock.now();
+    t.clock.advance(5 * MINUTE); // past the channel list's cache
+    const list = (await call("GET", STANDUPS)).json() as { id: string; name: string }[];
+    t.clock.set(before);
+    expect(list.find((s) => s.id === later.id)?.name).toBe("#later-team standup");
   });
 
   it("a given name is trimmed and kept, follows no channel, and null restores the default", async () => {

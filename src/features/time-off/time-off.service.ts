@@ -9,6 +9,7 @@ import {
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { adminRequired, badRequest, notFound } from "../../http/errors.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { daysBetween, isRealDate, shiftDate, todayIn, workspaceToday } from "../calendar/index.ts";
 import { memberTimezone, requireMember } from "../members/index.ts";
 import {
@@ -149,7 +150,7 @@ export function presentRange(r: TimeOffRow & { realName?: string }, today: strin
   return {
     id: Number(r.id),
     user_id: r.userId,
-    real_name: r.realName ?? r.userId,
+    real_name: r.realName?.trim() || FORMER_MEMBER,
     start_date: r.startDate,
     end_date: r.endDate,
     reason: r.reason,

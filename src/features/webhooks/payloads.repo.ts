@@ -2,6 +2,7 @@ import { and, eq, notInArray, sql } from "drizzle-orm";
 import { anyOf } from "../../db/arrays.ts";
 import type { Executor } from "../../db/client.ts";
 import { members, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
+import { nameOfRow } from "../../lib/person-names.ts";
 
 /**
  * The reads behind a delivery's `data`: done in the emitter's transaction, so the snapshot is what the event
@@ -104,7 +105,7 @@ export async function selectNames(ex: Executor, teamId: string, userIds: string[
     .select({ userId: members.userId, realName: members.realName, displayName: members.displayName })
     .from(members)
     .where(and(eq(members.teamId, teamId), anyOf(members.userId, ids)));
-  return new Map(found.map((m) => [m.userId, m.realName.trim() || m.displayName.trim() || m.userId]));
+  return new Map(found.map((m) => [m.userId, nameOfRow(m)]));
 }
 
 /** Active admins of the workspace, who hear when an endpoint is disabled. */

@@ -1,5 +1,6 @@
 import type { Executor } from "../../db/client.ts";
 import type { DomainEvent } from "../../jobs/events.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOODS } from "../standups/index.ts";
 import { type ResponseSnapshotRow, selectNames, selectResponse, selectRun, selectRunOutcome } from "./payloads.repo.ts";
 
@@ -49,7 +50,7 @@ async function responseSnapshot(ex: Executor, event: DomainEvent): Promise<Json>
     return { response_id: num(d.responseId), run_id: num(d.runId), standup_date: str(d.standupDate) };
   }
   const names = await selectNames(ex, event.teamId, [row.userId]);
-  return responseData(row, names.get(row.userId) ?? row.userId);
+  return responseData(row, names.get(row.userId) ?? FORMER_MEMBER);
 }
 
 async function completedSnapshot(ex: Executor, event: DomainEvent): Promise<Json> {
@@ -76,7 +77,7 @@ async function completedSnapshot(ex: Executor, event: DomainEvent): Promise<Json
       scores.length === 0 ? null : Math.round((100 * scores.reduce((a, b) => a + b, 0)) / scores.length) / 100,
     blockers: withBlocker.map((p) => ({
       user_id: p.userId,
-      user_name: names.get(p.userId) ?? p.userId,
+      user_name: names.get(p.userId) ?? FORMER_MEMBER,
       text: p.blockers,
     })),
   };

@@ -7,6 +7,7 @@ import {
 import type { Deps } from "../../deps.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { encryptSecret } from "../../lib/crypto.ts";
+import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { type AddressPolicy, checkUrl, resolveTarget, type UrlRefusal } from "./address-policy.ts";
 import { type DeliveryRow, findDelivery, insertDeliveries, selectDeliveries } from "./deliveries.repo.ts";
 import {
@@ -171,7 +172,7 @@ export async function sendTest(
       data: {
         endpoint_id: id,
         message: "A test delivery from Upbeat: this endpoint is reachable and can check the signature.",
-        sent_by: { id: userId, name: names.get(userId) ?? userId },
+        sent_by: { id: userId, name: names.get(userId) ?? FORMER_MEMBER },
       },
     });
     const [created] = await insertDeliveries(tx, [

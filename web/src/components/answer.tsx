@@ -1,5 +1,7 @@
 import { emojify } from "../../../src/contract/emoji.ts";
+import { readableSlackText, type SlackNames } from "../../../src/contract/slack-text.ts";
 import { formatTimeOfDay, moodLabel } from "../lib/format.ts";
+import { FORMER_MEMBER, useSlackNames } from "../lib/people.ts";
 import type { StandupResponse } from "../lib/types.ts";
 
 /** The server decides what counts as a blocker; older shapes without the flag fall back to "not empty". */
@@ -19,14 +21,14 @@ export function Mood({ emoji }: { emoji: string }) {
   );
 }
 
-function Field({ label, text, blocker }: { label: string; text: string; blocker?: boolean }) {
+function Field({ label, text, blocker, names }: { label: string; text: string; blocker?: boolean; names: SlackNames }) {
   return (
     <div className={`answer-field${blocker ? " answer-field-blocker" : ""}`}>
       <dt>
         {emojify(label)}
         {blocker ? <span className="badge badge-blocker">Blocker</span> : null}
       </dt>
-      <dd>{text.trim() ? emojify(text) : <span className="muted">No answer</span>}</dd>
+      <dd>{text.trim() ? emojify(readableSlackText(text, names)) : <span className="muted">No answer</span>}</dd>
     </div>
   );
 }
@@ -38,10 +40,12 @@ function Field({ label, text, blocker }: { label: string; text: string; blocker?
 export function AnswerCard({ response, showStandup = true }: { response: StandupResponse; showStandup?: boolean }) {
   const blocker = hasBlocker(response);
   const time = formatTimeOfDay(response.submitted_at);
+  // Mentions in answers read as "@Name" and "#channel", never as Slack ids.
+  const names = useSlackNames();
   return (
     <article className={`answer${blocker ? " answer-has-blocker" : ""}`}>
       <header className="answer-head">
-        <h3 className="answer-name">{response.real_name || response.user_id}</h3>
+        <h3 className="answer-name">{response.real_name || FORMER_MEMBER}</h3>
         <Mood emoji={response.mood} />
         {time ? (
           <time className="muted answer-time" dateTime={response.submitted_at}>
@@ -60,6 +64,7 @@ export function AnswerCard({ response, showStandup = true }: { response: Standup
             label={a.question}
             text={a.answer}
             blocker={blocker && i + 1 === response.blocker_question}
+            names={names}
           />
         ))}
       </dl>

@@ -1,9 +1,11 @@
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react";
 
 export interface ComboOption {
   value: string;
   label: string;
   hint?: string;
+  /** Shown before the label, e.g. a person's picture (decorative: the label names the option). */
+  icon?: ReactNode;
 }
 
 interface ComboboxProps {
@@ -18,6 +20,7 @@ interface ComboboxProps {
   describedBy?: string;
   maxResults?: number;
   invalid?: boolean;
+  disabled?: boolean;
 }
 
 const defaultMatches = (option: ComboOption, search: string) => {
@@ -30,7 +33,7 @@ const defaultMatches = (option: ComboOption, search: string) => {
  * Escape to close. The text field shows the chosen option's label when not searching.
  */
 export function Combobox(props: ComboboxProps) {
-  const { id, value, options, onChange, placeholder, required, describedBy, invalid } = props;
+  const { id, value, options, onChange, placeholder, required, describedBy, invalid, disabled } = props;
   const matches = props.matches ?? defaultMatches;
   const maxResults = props.maxResults ?? 60;
   const listId = useId();
@@ -108,6 +111,7 @@ export function Combobox(props: ComboboxProps) {
         aria-describedby={describedBy}
         aria-invalid={invalid || undefined}
         required={required}
+        disabled={disabled}
         placeholder={placeholder}
         value={search ?? selected?.label ?? value}
         onChange={(event) => {
@@ -143,7 +147,14 @@ export function Combobox(props: ComboboxProps) {
               }}
               onMouseMove={() => setActive(index)}
             >
-              <span>{option.label}</span>
+              {option.icon ? (
+                <span className="combobox-main">
+                  {option.icon}
+                  <span>{option.label}</span>
+                </span>
+              ) : (
+                <span>{option.label}</span>
+              )}
               {option.hint ? <span className="combobox-hint">{option.hint}</span> : null}
             </div>
           ))

@@ -89,17 +89,3 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function trendWord(trend: "up" | "down" | "flat"): string {
   return trend === "up" ? "trending up" : trend === "down" ? "trending down" : "steady";
 }
-
-/**
- * Slack markup as people read it: `<@U…>` as @name (from `names`, else the id), `<#C…|general>` as #general,
- * `<!here>` as @here, `<https://…|label>` as its label. React escapes the result; nothing here is HTML.
- */
-export function readableSlackText(text: string, names: ReadonlyMap<string, string>): string {
-  return text.replace(/<([@#!])?([^<>|]*)(?:\|([^<>]*))?>/g, (all, sigil: string | undefined, id: string, label) => {
-    if (sigil === "@") return `@${label || names.get(id) || id}`;
-    if (sigil === "#") return `#${label || id}`;
-    if (sigil === "!") return `@${(label || id).replace(/^subteam\^/, "")}`;
-    if (/^(https?:|mailto:)/.test(id)) return label || id.replace(/^mailto:/, "");
-    return all;
-  });
-}

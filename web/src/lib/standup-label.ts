@@ -2,9 +2,10 @@ import { useCallback } from "react";
 import { useChannels, useStandups } from "./queries.ts";
 import type { Channel, Schedule } from "./types.ts";
 
-/** "#general standup": what an unnamed standup is called, after its channel. */
+/** "#general standup": what an unnamed standup is called, after its channel; words, never the id, while unknown. */
 export function defaultStandupName(channels: Channel[] | undefined, channelId: string): string {
-  return `#${channels?.find((c) => c.id === channelId)?.name ?? channelId} standup`;
+  const name = channels?.find((c) => c.id === channelId)?.name;
+  return name ? `#${name} standup` : "Standup in a channel";
 }
 
 export type StandupLabel = (scheduleId: string, known?: { name?: string; channelId?: string }) => string;

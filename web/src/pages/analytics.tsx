@@ -6,6 +6,7 @@ import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { ApiError } from "../lib/api.ts";
 import { formatDayRange, formatLongDay, MOODS, plural, trendWord } from "../lib/format.ts";
 import { participationLabel } from "../lib/participation.ts";
+import { FORMER_MEMBER } from "../lib/people.ts";
 import { useAnalytics } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import type { MemberParticipation, ParticipationRow } from "../lib/types.ts";
@@ -77,7 +78,7 @@ function MemberTable({
             <tr key={m.user_id}>
               <th scope="row">
                 <Link to={reportsOf(m.user_id)} title={`${m.real_name}'s answers in Reports`}>
-                  {m.real_name || m.user_id}
+                  {m.real_name || FORMER_MEMBER}
                 </Link>
               </th>
               <td className="num hide-narrow">{m.asked}</td>

@@ -1,5 +1,7 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { ChannelPicker } from "../components/channel-picker.tsx";
 import { PageHeader } from "../components/layout.tsx";
+import { PeopleMultiPicker } from "../components/people-picker.tsx";
 import { Empty, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import {
@@ -10,7 +12,8 @@ import {
   useUpcoming,
 } from "../lib/celebrations.ts";
 import { formatLongDay } from "../lib/format.ts";
-import { useChannels } from "../lib/queries.ts";
+import { usePeopleById } from "../lib/people.ts";
+import { useChannels, usePeople } from "../lib/queries.ts";
 import type { CelebrationSettings } from "../lib/types.ts";
 
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
@@ -98,7 +101,10 @@ function SettingsForm({
   const [postTime, setPostTime] = useState(settings.post_time);
   const [birthdays, setBirthdays] = useState(settings.birthdays);
   const [anniversaries, setAnniversaries] = useState(settings.anniversaries);
-  const [admins, setAdmins] = useState(settings.admins.join(", "));
+  const [admins, setAdmins] = useState<string[]>(settings.admins);
+  const people = usePeople();
+  const activePeople = useMemo(() => (people.data ?? []).filter((p) => p.active), [people.data]);
+  const knownPeople = usePeopleById();
   const [timezone, setTimezone] = useState(settings.timezone);
   const [days, setDays] = useState<string[]>(settings.working_days);
   const [problem, setProblem] = useState<string | undefined>();
@@ -117,10 +123,7 @@ function SettingsForm({
         post_time: postTime,
         birthdays,
         anniversaries,
-        admins: admins
-          .split(/[\s,]+/)
-          .map((a) => a.trim())
-          .filter(Boolean),
+        admins,
       },
       {
         onSuccess: () => setNotice({ kind: "success", text: "Celebrations settings saved." }),
@@ -133,23 +136,14 @@ function SettingsForm({
     <form onSubmit={submit} noValidate aria-labelledby="celebrations-settings-title">
       <div className="field">
         <label htmlFor="celebrations-channel">Channel</label>
-        <select
+        <ChannelPicker
           id="celebrations-channel"
-          className="input"
           value={channelId}
+          channels={channels.data}
           disabled={disabled}
-          onChange={(e) => setChannelId(e.target.value)}
-        >
-          <option value="">Choose a channel…</option>
-          {(channels.data ?? []).map((c) => (
-            <option key={c.id} value={c.id}>
-              #{c.name}
-            </option>
-          ))}
-          {channelId && !(channels.data ?? []).some((c) => c.id === channelId) ? (
-            <option value={channelId}>{channelId}</option>
-          ) : null}
-        </select>
+          onChange={setChannelId}
+          placeholder="Search channels"
+        />
       </div>
       <CalendarFields
         timezone={timezone}
@@ -197,17 +191,18 @@ function SettingsForm({
       </div>
       <div className="field">
         <label htmlFor="celebrations-admins">Celebrations admins</label>
-        <input
+        <PeopleMultiPicker
           id="celebrations-admins"
-          className="input"
+          people={activePeople}
+          known={knownPeople}
           value={admins}
           disabled={disabled}
-          onChange={(e) => setAdmins(e.target.value)}
-          placeholder="U0123ABCD, U0456EFGH"
-          aria-describedby="celebrations-admins-help"
+          onChange={setAdmins}
+          placeholder="Search by name or @handle"
+          describedBy="celebrations-admins-help"
         />
         <p id="celebrations-admins-help" className="field-help">
-          Slack user ids of people who may manage Celebrations and the calendar without being workspace admins.
+          People who may manage Celebrations and the calendar without being workspace admins.
         </p>
       </div>
       <p className="muted">

@@ -1,8 +1,10 @@
 import { useMemo, useState } from "react";
 import { emojify } from "../../../src/contract/emoji.ts";
+import { readableSlackText } from "../../../src/contract/slack-text.ts";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, QueryView } from "../components/states.tsx";
-import { formatInstant, plural, readableSlackText } from "../lib/format.ts";
+import { formatInstant, plural } from "../lib/format.ts";
+import { FORMER_MEMBER, useSlackNames } from "../lib/people.ts";
 import { useKudos, useLeaderboard } from "../lib/queries.ts";
 import type { Kudo, LeaderboardEntry } from "../lib/types.ts";
 
@@ -38,7 +40,7 @@ function Leaderboard({ entries, days, busy }: { entries: LeaderboardEntry[]; day
           {entries.map((e, i) => (
             <tr key={e.user_id}>
               <td className="num">{places[i]}</td>
-              <th scope="row">{e.real_name || e.user_id}</th>
+              <th scope="row">{e.real_name || FORMER_MEMBER}</th>
               <td className="num">{e.kudos_received}</td>
             </tr>
           ))}
@@ -50,14 +52,15 @@ function Leaderboard({ entries, days, busy }: { entries: LeaderboardEntry[]; day
 
 function KudosList({ kudos }: { kudos: Kudo[] }) {
   // Mentions in messages read as names, from the people the list already names.
+  const known = useSlackNames();
   const names = useMemo(() => {
-    const map = new Map<string, string>();
+    const map = new Map<string, string>(known.people);
     for (const k of kudos) {
       map.set(k.from_user, k.from_name);
       map.set(k.to_user, k.to_name);
     }
-    return map;
-  }, [kudos]);
+    return { people: map, channels: known.channels };
+  }, [kudos, known]);
   return (
     <ol className="kudos-list" aria-label="Recent kudos, newest first">
       {kudos.map((k) => (

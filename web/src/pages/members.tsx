@@ -1,73 +1,23 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { Avatar } from "../components/avatar.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { FailedChatEvents } from "../components/failed-chat-events.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { formatInstant } from "../lib/format.ts";
-import {
-  useChangeRole,
-  useDeleteMemberData,
-  useDeleteWorkspace,
-  useInviteMember,
-  useSyncMembers,
-} from "../lib/mutations.ts";
+import { useChangeRole, useDeleteMemberData, useDeleteWorkspace, useSyncMembers } from "../lib/mutations.ts";
+import { foldText, personName, usePeopleById } from "../lib/people.ts";
 import { keys, useMemberSync, useMembers } from "../lib/queries.ts";
 import type { Me, Member, MemberSyncStatus, Role } from "../lib/types.ts";
+import { InviteForm } from "./member-invite.tsx";
 import { type PendingRole, RoleDialog } from "./role-dialog.tsx";
 
 const PAGE = 100;
 
-function InviteForm({ onInvited }: { onInvited: (member: Member) => void }) {
-  const [userId, setUserId] = useState("");
-  const invite = useInviteMember();
-  /** A problem found before sending; otherwise the invite's own error shows. */
-  const [problem, setProblem] = useState<string | undefined>();
-  const error = problem ?? invite.error;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const id = userId.trim().toUpperCase();
-    const found = /^[A-Z0-9]{2,32}$/.test(id) ? undefined : "Enter a Slack user id such as U0123ABCD.";
-    setProblem(found);
-    if (found) return invite.reset();
-    invite.mutate(id, {
-      onSuccess: (member) => {
-        setUserId("");
-        onInvited(member);
-      },
-    });
-  };
-  return (
-    <form className="card invite" onSubmit={submit} noValidate>
-      <h2>Add a member</h2>
-      <div className="field">
-        <label htmlFor="invite-user">Slack user id</label>
-        <div className="input-group">
-          <input
-            id="invite-user"
-            className="input"
-            value={userId}
-            onChange={(e) => setUserId(e.target.value)}
-            placeholder="U0123ABCD"
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby="invite-help"
-            aria-invalid={error ? true : undefined}
-          />
-          <button type="submit" className="button button-primary" disabled={invite.isPending || !userId.trim()}>
-            {invite.isPending ? "Adding…" : "Add member"}
-          </button>
-        </div>
-        <p id="invite-help" className="field-help">
-          In Slack, open the person's profile, choose ⋮ and <strong>Copy member ID</strong>. People joining the
-          workspace are added automatically.
-        </p>
-        <FormError error={error} />
-      </div>
-    </form>
-  );
-}
+/** A member's name; a member Slack never named reads as "Former member", never as their id. */
+const nameOf = (m: Pick<Member, "real_name">) => personName({ real_name: m.real_name, display_name: "" });
 
 const REASONS: Record<NonNullable<MemberSyncStatus["reason"]>, string> = {
   install: "at install",
@@ -183,6 +133,7 @@ function DangerZone({ me }: { me: Me }) {
 
 export function MembersPage({ me }: { me: Me }) {
   const members = useMembers();
+  const byId = usePeopleById();
   const roleChange = useChangeRole();
   const deleteData = useDeleteMemberData();
   const [toDelete, setToDelete] = useState<Member | undefined>();
@@ -194,12 +145,13 @@ export function MembersPage({ me }: { me: Me }) {
   const filtered = useMemo(() => {
     const q = filter.trim().toLowerCase();
     const list = [...(members.data ?? [])].sort(
-      (a, b) =>
-        Number(b.active) - Number(a.active) || (a.real_name || a.user_id).localeCompare(b.real_name || b.user_id),
+      (a, b) => Number(b.active) - Number(a.active) || nameOf(a).localeCompare(nameOf(b)),
     );
     if (!q) return list;
-    return list.filter((m) => `${m.real_name} ${m.email} ${m.user_id}`.toLowerCase().includes(q));
-  }, [members.data, filter]);
+    return list.filter((m) =>
+      foldText(`${m.real_name} ${byId.get(m.user_id)?.display_name ?? ""} ${m.email}`).includes(foldText(q)),
+    );
+  }, [members.data, filter, byId]);
 
   const changeRole = (member: Member, role: Role) => {
     setNotice(undefined);
@@ -212,7 +164,7 @@ export function MembersPage({ me }: { me: Me }) {
           setPendingRole(undefined);
           setNotice({
             kind: "success",
-            text: `${member.real_name || member.user_id} is now ${role === "admin" ? "an admin" : "a member"}.`,
+            text: `${nameOf(member)} is now ${role === "admin" ? "an admin" : "a member"}.`,
           });
         },
         // The dialog stays open and says why.
@@ -227,7 +179,7 @@ export function MembersPage({ me }: { me: Me }) {
       <SyncPanel />
       <InviteForm
         onInvited={(member) => {
-          setNotice({ kind: "success", text: `Added ${member.real_name || member.user_id}.` });
+          setNotice({ kind: "success", text: `Added ${nameOf(member)}.` });
         }}
       />
       {notice ? (
@@ -260,7 +212,7 @@ export function MembersPage({ me }: { me: Me }) {
                     setFilter(e.target.value);
                     setShown(PAGE);
                   }}
-                  placeholder="Name, e-mail or user id"
+                  placeholder="Name, @handle or e-mail"
                 />
               </div>
               {filtered.length === 0 ? (
@@ -285,11 +237,20 @@ export function MembersPage({ me }: { me: Me }) {
                       {filtered.slice(0, shown).map((m) => (
                         <tr key={m.user_id} className={m.active ? undefined : "row-inactive"}>
                           <th scope="row">
-                            <span className="member-name">{m.real_name || m.user_id}</span>
-                            <span className="member-meta">
-                              {m.user_id}
-                              {m.user_id === me.user_id ? " · you" : ""}
-                              {m.active ? "" : " · deactivated"}
+                            <span className="member-who">
+                              <Avatar name={nameOf(m)} url={byId.get(m.user_id)?.avatar_url} size={32} />
+                              <span>
+                                <span className="member-name">{nameOf(m)}</span>
+                                <span className="member-meta">
+                                  {[
+                                    byId.get(m.user_id)?.display_name ? `@${byId.get(m.user_id)?.display_name}` : "",
+                                    m.user_id === me.user_id ? "you" : "",
+                                    m.active ? "" : "deactivated",
+                                  ]
+                                    .filter(Boolean)
+                                    .join(" · ")}
+                                </span>
+                              </span>
                             </span>
                           </th>
                           <td className="hide-narrow">{m.email || <span className="muted">–</span>}</td>
@@ -298,7 +259,7 @@ export function MembersPage({ me }: { me: Me }) {
                           </td>
                           <td>
                             <label className="sr-only" htmlFor={`role-${m.user_id}`}>
-                              Role for {m.real_name || m.user_id}
+                              Role for {nameOf(m)}
                             </label>
                             <select
                               id={`role-${m.user_id}`}
@@ -323,7 +284,7 @@ export function MembersPage({ me }: { me: Me }) {
                                 disabled={deleteData.isPending}
                                 onClick={() => setToDelete(m)}
                               >
-                                Delete data<span className="sr-only"> of {m.real_name || m.user_id}</span>
+                                Delete data<span className="sr-only"> of {nameOf(m)}</span>
                               </button>
                             )}
                           </td>
@@ -357,7 +318,7 @@ export function MembersPage({ me }: { me: Me }) {
       />
       <ConfirmDialog
         open={toDelete !== undefined}
-        title={`Delete everything about ${toDelete?.real_name || toDelete?.user_id}?`}
+        title={`Delete everything about ${toDelete ? nameOf(toDelete) : ""}?`}
         confirmLabel="Delete data"
         danger
         busy={deleteData.isPending}
@@ -366,8 +327,7 @@ export function MembersPage({ me }: { me: Me }) {
           setToDelete(undefined);
           if (!member) return;
           deleteData.mutate(member.user_id, {
-            onSuccess: () =>
-              setNotice({ kind: "success", text: `Deleted the data of ${member.real_name || member.user_id}.` }),
+            onSuccess: () => setNotice({ kind: "success", text: `Deleted the data of ${nameOf(member)}.` }),
             onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
           });
         }}

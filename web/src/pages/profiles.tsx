@@ -3,6 +3,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { formatDate } from "../lib/format.ts";
 import { useImportProfiles, useSaveMemberProfile } from "../lib/mutations.ts";
+import { usePersonName } from "../lib/people.ts";
 import { useProfiles } from "../lib/queries.ts";
 import type { MemberProfile, ProfileImportResult } from "../lib/types.ts";
 import { birthdayLabel, ProfileForm } from "./profile-form.tsx";
@@ -43,6 +44,7 @@ function EditMember({ member, onDone }: { member: MemberProfile; onDone: (text?:
 
 function ImportResultView({ result }: { result: ProfileImportResult }) {
   const c = result.counts;
+  const nameOf = usePersonName();
   return (
     <div aria-live="polite">
       <p>
@@ -67,7 +69,7 @@ function ImportResultView({ result }: { result: ProfileImportResult }) {
                   <td>{r.line}</td>
                   <td>{r.email || <span className="muted">–</span>}</td>
                   <td>{STATUS_LABEL[r.status]}</td>
-                  <td>{r.error ?? r.user_id ?? ""}</td>
+                  <td>{r.error ?? (r.user_id ? nameOf(r.user_id) : "")}</td>
                 </tr>
               ))}
             </tbody>
@@ -248,7 +250,7 @@ export function ProfilesPage() {
                         <th scope="row">
                           <span className="member-name">{p.name}</span>
                           <span className="member-meta">
-                            {p.email || p.user_id}
+                            {p.email}
                             {p.updated_at ? (p.set_by_admin ? " · set by an admin" : " · written by them") : ""}
                           </span>
                         </th>

@@ -1,8 +1,9 @@
 import { type FormEvent, useMemo, useState } from "react";
-import { Combobox, type ComboOption } from "../components/combobox.tsx";
+import { ChannelPicker } from "../components/channel-picker.tsx";
+import { PeoplePicker } from "../components/people-picker.tsx";
 import { FormError } from "../components/states.tsx";
 import { useCreateRule } from "../lib/mutations.ts";
-import { useChannels, useMembers, useStandups } from "../lib/queries.ts";
+import { useChannels, useMembers, usePeople, useStandups } from "../lib/queries.ts";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { Rule, RuleAction, RuleInput, RuleTrigger } from "../lib/types.ts";
 
@@ -80,17 +81,12 @@ export function CreateRule({ count, onCreated }: { count: number; onCreated: (ru
   const [problem, setProblem] = useState<string | undefined>();
   const update = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
 
-  const channelOptions = useMemo<ComboOption[]>(
-    () => (channels.data ?? []).map((c) => ({ value: c.id, label: `#${c.name}`, hint: c.id })),
-    [channels.data],
-  );
-  const admins = useMemo(
-    () =>
-      (members.data ?? [])
-        .filter((m) => m.role === "admin" && m.active)
-        .sort((a, b) => (a.real_name || a.user_id).localeCompare(b.real_name || b.user_id)),
-    [members.data],
-  );
+  const people = usePeople();
+  // Active admins, with their names and pictures from the people list.
+  const admins = useMemo(() => {
+    const ids = new Set((members.data ?? []).filter((m) => m.role === "admin" && m.active).map((m) => m.user_id));
+    return (people.data ?? []).filter((p) => ids.has(p.user_id));
+  }, [members.data, people.data]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -192,10 +188,10 @@ export function CreateRule({ count, onCreated }: { count: number; onCreated: (ru
         {form.action === "post_to_channel" ? (
           <div className="field field-grow">
             <label htmlFor="rule-channel">Channel</label>
-            <Combobox
+            <ChannelPicker
               id="rule-channel"
               value={form.channelId}
-              options={channelOptions}
+              channels={channels.data}
               onChange={(channelId) => update({ channelId })}
               placeholder={channels.isError ? "Channels could not load" : "Search channels"}
               required
@@ -208,19 +204,14 @@ export function CreateRule({ count, onCreated }: { count: number; onCreated: (ru
         ) : (
           <div className="field field-grow">
             <label htmlFor="rule-admin">Admin</label>
-            <select
+            <PeoplePicker
               id="rule-admin"
-              className="input"
+              people={admins}
               value={form.adminId}
-              onChange={(e) => update({ adminId: e.target.value })}
-            >
-              <option value="">{members.isError ? "Admins could not load" : "Choose an admin…"}</option>
-              {admins.map((m) => (
-                <option key={m.user_id} value={m.user_id}>
-                  {m.real_name || m.user_id}
-                </option>
-              ))}
-            </select>
+              onChange={(adminId) => update({ adminId })}
+              placeholder={members.isError || people.isError ? "Admins could not load" : "Search admins by name"}
+              required
+            />
           </div>
         )}
       </div>

@@ -4,6 +4,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { useDeleteRule, useUpdateRule } from "../lib/mutations.ts";
+import { FORMER_MEMBER } from "../lib/people.ts";
 import { useChannels, useMembers, useRules } from "../lib/queries.ts";
 import { type StandupLabel, useStandupLabel } from "../lib/standup-label.ts";
 import type { Channel, Member, Rule } from "../lib/types.ts";
@@ -18,7 +19,8 @@ function describeTrigger(rule: Pick<Rule, "trigger" | "trigger_threshold">): str
 
 function memberName(members: Member[] | undefined, userId: string): string {
   const m = members?.find((x) => x.user_id === userId);
-  return m?.real_name || userId;
+  // An admin since removed reads as "Former member", never as an id.
+  return m?.real_name || FORMER_MEMBER;
 }
 
 function describeAction(rule: Rule, channels: Channel[] | undefined, members: Member[] | undefined): string {

@@ -86,11 +86,13 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
   };
 }
 
-/** The server names a standup "#<channel name or id> standup" unless an admin named it. */
+/** The server names a standup "#<channel name> standup" ("Standup in a channel" while the name is unknown; older
+ * versions said "#<channel id> standup") unless an admin named it. */
 function isDefaultName(schedule: Schedule, channels: Channel[] | undefined): boolean {
   const channelName = channels?.find((c) => c.id === schedule.channel_id)?.name;
   return (
     schedule.name === `#${schedule.channel_id} standup` ||
+    schedule.name === "Standup in a channel" ||
     (channelName !== undefined && schedule.name === `#${channelName} standup`)
   );
 }
@@ -165,7 +167,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
   }, [error]);
 
   const channelOptions = useMemo<ComboOption[]>(() => {
-    const list = (channels.data ?? []).map((c) => ({ value: c.id, label: `#${c.name}`, hint: c.id }));
+    const list: ComboOption[] = (channels.data ?? []).map((c) => ({ value: c.id, label: `#${c.name}` }));
     // Keep a channel the list no longer shows (archived, bot removed) selectable as it is.
     if (form.channelId && !list.some((o) => o.value === form.channelId)) {
       list.unshift({ value: form.channelId, label: channelLabel(channels.data, form.channelId), hint: "current" });

@@ -21,7 +21,8 @@ import { PauseStandupDialog } from "./pause-dialog.tsx";
 
 export function channelLabel(channels: Channel[] | undefined, id: string): string {
   const name = channels?.find((c) => c.id === id)?.name;
-  return name ? `#${name}` : id;
+  // A channel Slack no longer lists (archived, Upbeat removed) is described, never shown by its id.
+  return name ? `#${name}` : id ? "a channel Upbeat cannot see" : "";
 }
 
 /** Set by the editor after a save, shown once by the list. */

@@ -4,6 +4,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, Notice, QueryView } from "../components/states.tsx";
 import { formatDayRange } from "../lib/format.ts";
 import { useAddTimeOff, useRemoveTimeOff } from "../lib/mutations.ts";
+import { FORMER_MEMBER } from "../lib/people.ts";
 import { useMembers, useTimeOff } from "../lib/queries.ts";
 import type { Me, TimeOffRange } from "../lib/types.ts";
 
@@ -32,7 +33,7 @@ function MemberChoice({ value, onChange }: { value: string; onChange: (userId: s
           .filter((m) => m.active)
           .map((m) => (
             <option key={m.user_id} value={m.user_id}>
-              {m.real_name || m.user_id}
+              {m.real_name || FORMER_MEMBER}
             </option>
           ))}
       </select>
