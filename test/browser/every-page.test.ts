@@ -11,8 +11,6 @@ import { startReceiver, type WebhookReceiver } from "../support/webhook-receiver
 /** Where this file's screenshots go: one per page, role and width. */
 const SHOTS = join(OUTPUT, "every-page");
 
-type Role = "admin" | "member";
-
 /** Every line of the page's visible text that shows a raw Slack id, where a name belongs. */
 async function rawIdLines(page: Page): Promise<string[]> {
   const text = await page.evaluate<string>("document.body.innerText");
@@ -38,7 +36,7 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
   });
 
   /** Everything wrong with the page as shown now: sideways scroll, raw ids, trouble since the last call, axe. */
-  async function check(page: Page, what: string, label: string, role: Role, watch: PageWatch) {
+  async function check(page: Page, what: string, watch: PageWatch) {
     const found: string[] = [];
     const overflow = await sidewaysScroll(page);
     if (overflow > 0) found.push(`scrolls sideways by ${overflow} px`);
@@ -75,7 +73,7 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
           await settled(page, watch);
           const slug = entry.path.slice(1) || "overview";
           await page.screenshot({ path: join(SHOTS, `${role}-${slug}-${size}.png`), fullPage: true });
-          problems.push(...(await check(page, `${role} ${size} ${entry.label}`, entry.label, role, watch)));
+          problems.push(...(await check(page, `${role} ${size} ${entry.label}`, watch)));
         }
         await watch.idle();
         problems.push(...watch.take().map((p) => `${role} ${size} after the last page: ${p}`));
@@ -168,7 +166,7 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
           await settled(page, watch);
         }
         await page.screenshot({ path: join(SHOTS, `admin-${extra.name}-${size}.png`), fullPage: true });
-        problems.push(...(await check(page, `admin ${size} ${extra.name}`, extra.label, "admin", watch)));
+        problems.push(...(await check(page, `admin ${size} ${extra.name}`, watch)));
         if (extra.open && !extra.shown) await page.keyboard.press("Escape");
       }
       await watch.idle();
