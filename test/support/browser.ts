@@ -165,6 +165,8 @@ export function useBrowser(opts: BrowserOptions = {}): BrowserHarness {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
+      // Charts honour reduced motion: screenshots show the drawn figures, not a frame of their animation.
+      reducedMotion: "reduce",
       ...(opts.acceptDownloads ? { acceptDownloads: true } : {}),
       ...(opts.locale ? { locale: opts.locale } : {}),
       ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
