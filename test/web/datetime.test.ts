@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runStartFor } from "../../src/features/schedules/timing.ts";
 import {
   formatClock,
   formatDate,
@@ -47,6 +48,9 @@ describe("instants in the viewer's zone, the zone named", () => {
     expect(zoneName("America/Argentina/Buenos_Aires")).toBe("Buenos Aires");
     expect(zoneName("Etc/UTC")).toBe("UTC");
     expect(zoneName("UTC")).toBe("UTC");
+    // POSIX signs are reversed in Etc/GMT±N.
+    expect(zoneName("Etc/GMT+5")).toBe("UTC−5");
+    expect(zoneName("Etc/GMT-3")).toBe("UTC+3");
   });
 });
 
@@ -97,6 +101,33 @@ describe("a standup's time in its zone, the viewer's beside it", () => {
     expect(wallTimeToInstant("2026-03-28", "09:30", "Europe/Berlin").toISOString()).toBe("2026-03-28T08:30:00.000Z");
     expect(wallTimeToInstant("2026-03-29", "09:30", "Europe/Berlin").toISOString()).toBe("2026-03-29T07:30:00.000Z");
     expect(wallTimeToInstant("2026-11-01", "09:30", "America/New_York").toISOString()).toBe("2026-11-01T14:30:00.000Z");
+  });
+
+  it("puts a time the change skips or repeats where the scheduler starts the run", () => {
+    // Spring gap: the first minute after it. Autumn repeat: the first occurrence.
+    expect(wallTimeToInstant("2026-03-29", "02:30", "Europe/Berlin").toISOString()).toBe("2026-03-29T01:00:00.000Z");
+    expect(wallTimeToInstant("2026-03-08", "02:15", "America/New_York").toISOString()).toBe("2026-03-08T07:00:00.000Z");
+    expect(wallTimeToInstant("2026-10-25", "02:30", "Europe/Berlin").toISOString()).toBe("2026-10-25T00:30:00.000Z");
+    // Every quarter hour of the nights around each change, in zones with 1 h, 30 min and southern changes: the
+    // dashboard and the scheduler agree to the minute.
+    const nights: [string, string[]][] = [
+      ["Europe/Berlin", ["2026-03-29", "2026-10-25"]],
+      ["America/New_York", ["2026-03-08", "2026-11-01"]],
+      ["Australia/Sydney", ["2026-04-05", "2026-10-04"]],
+      ["Australia/Lord_Howe", ["2026-04-05", "2026-10-04"]],
+      ["Asia/Kolkata", ["2026-03-29"]],
+    ];
+    for (const [zone, dates] of nights) {
+      for (const date of dates) {
+        for (let minutes = 0; minutes < 4 * 60; minutes += 15) {
+          const time = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+          const scheduler = runStartFor({ time, tz: zone }, date).toUTC().toISO({ suppressMilliseconds: false });
+          expect(`${zone} ${date} ${time} ${wallTimeToInstant(date, time, zone).toISOString()}`).toBe(
+            `${zone} ${date} ${time} ${scheduler}`,
+          );
+        }
+      }
+    }
   });
 
   it("dates a next run in the standup's zone, the viewer's day named when it differs", () => {

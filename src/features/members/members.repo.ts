@@ -210,7 +210,7 @@ export async function lockActiveAdmins(ex: Executor, teamId: string): Promise<st
 export async function ensureAdmin(ex: Executor, teamId: string, userId: string, now: Date): Promise<void> {
   await ex
     .insert(members)
-    .values({ teamId, userId, realName: userId, role: "admin", active: true, createdAt: now, updatedAt: now })
+    .values({ teamId, userId, realName: "", role: "admin", active: true, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: [members.teamId, members.userId],
       set: { role: "admin", active: true, updatedAt: now },

@@ -24,7 +24,7 @@ export function isPerson(u: SlackUser): boolean {
 export function toPerson(u: SlackUser): SlackPerson {
   return {
     userId: u.id!,
-    realName: u.profile?.real_name || u.real_name || u.name || u.id!,
+    realName: u.profile?.real_name || u.real_name || u.name || "",
     displayName: u.profile?.display_name || u.name || "",
     avatarUrl: avatarUrl(u.profile?.image_72),
     email: u.profile?.email ?? "",

@@ -43,6 +43,9 @@ const CLOCK: Intl.DateTimeFormatOptions = { timeStyle: "short" };
 /** "Europe/Berlin" → "Berlin", "America/Argentina/Buenos_Aires" → "Buenos Aires", "Etc/UTC" → "UTC". */
 export function zoneName(zone: string): string {
   if (/^(Etc\/)?(UTC|GMT|UCT|Zulu|Universal|Greenwich)$/i.test(zone)) return "UTC";
+  // POSIX signs are reversed: Etc/GMT+5 is five hours behind UTC.
+  const etc = /^Etc\/GMT([+-])(\d{1,2})$/.exec(zone);
+  if (etc) return `UTC${etc[1] === "+" ? "−" : "+"}${etc[2]}`;
   if (zone.startsWith("Etc/")) return zone.slice(4);
   return (zone.split("/").pop() ?? zone).replace(/_/g, " ");
 }
@@ -82,6 +85,9 @@ export function formatClock(time: string, o: Pick<DateTimeOptions, "locale"> = {
   return formatter(o.locale, { ...CLOCK, timeZone: "UTC" }).format(at);
 }
 
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
 /** The calendar day (YYYY-MM-DD) an instant falls on in a zone. */
 export function dayInZone(at: Date, zone: string): string {
   return formatter("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: zone }).format(at);
@@ -104,14 +110,32 @@ function offsetMinutes(at: number, zone: string): number {
   return Math.round((wall - Math.floor(at / 1000) * 1000) / 60_000);
 }
 
-/** The instant a wall-clock time ("09:30") on a calendar day reads in a zone, across daylight saving changes. */
+/**
+ * The instant a wall-clock time ("09:30") on a calendar day reads in a zone, by the scheduler's rule (so the page
+ * says when the run really starts): a time that occurs twice (the autumn change) is its first occurrence; a time
+ * the spring change skips is the first minute after the gap (02:30 on a 02:00→03:00 night is 03:00).
+ */
 export function wallTimeToInstant(date: string, time: string, zone: string): Date {
   const [y = 1970, m = 1, d = 1] = date.split("-").map(Number);
   const [hh = 0, mm = 0] = time.split(":").map(Number);
   const wall = Date.UTC(y, m - 1, d, hh, mm);
-  // The offset at the naive guess may be the wrong side of a change; the offset at the first answer is right.
-  const first = wall - offsetMinutes(wall, zone) * 60_000;
-  return new Date(wall - offsetMinutes(first, zone) * 60_000);
+  const wallAt = (t: number) => t + offsetMinutes(t, zone) * MINUTE_MS;
+  // Any instant showing this wall time lies within ±14 h of it, so the offsets a day either side cover it.
+  const offsets = [...new Set([wall - DAY_MS, wall, wall + DAY_MS].map((t) => offsetMinutes(t, zone)))];
+  const exact = offsets
+    .map((offset) => wall - offset * MINUTE_MS)
+    .filter((t) => wallAt(t) === wall)
+    .sort((a, b) => a - b);
+  if (exact[0] !== undefined) return new Date(exact[0]);
+  // Skipped: between the two offsets' readings the wall clock only moves forward, so search for the gap's end.
+  let before = wall - Math.max(...offsets) * MINUTE_MS;
+  let after = wall - Math.min(...offsets) * MINUTE_MS;
+  while (after - before > MINUTE_MS) {
+    const middle = before + Math.floor((after - before) / MINUTE_MS / 2) * MINUTE_MS;
+    if (wallAt(middle) >= wall) after = middle;
+    else before = middle;
+  }
+  return new Date(after);
 }
 
 function daysBetween(from: string, to: string): number {

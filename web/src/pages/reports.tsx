@@ -65,8 +65,9 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
     if (current?.from) setFrom(current.from);
     if (current?.to) setTo(current.to);
   }, [current?.from, current?.to]);
-  // Back, forward or a link changed the search: the box follows the address.
-  useEffect(() => setText(f.q ?? ""), [f.q]);
+  // Back, forward or a link changed the search: the box follows the address. Not when the address only caught up
+  // with what is typed ("code " becomes q=code): the box keeps its trailing space.
+  useEffect(() => setText((typed) => ((typed.trim() || undefined) === f.q ? typed : (f.q ?? ""))), [f.q]);
   useEffect(() => {
     const typed = text.trim() || undefined;
     if (typed === f.q) return;
