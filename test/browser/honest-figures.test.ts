@@ -149,7 +149,7 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
 
       // Active blockers: people whose latest answer still names one (Tom); the card says so, for screen readers too.
       const value = page.locator(".stat").filter({ hasText: "Active blockers" }).locator(".stat-value");
-      expect(await value.textContent()).toBe("1");
+      await expect.poll(() => value.textContent(), { timeout: 10_000 }).toBe("1");
       const help = await value.getAttribute("aria-describedby");
       expect(await page.locator(`[id="${help}"]`).textContent()).toBe(
         "people whose latest answer in the last 7 days still names a blocker",

@@ -8,7 +8,7 @@ import { useAnalytics, useStats, useToday } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { TodayStandup } from "../lib/types.ts";
-import { askPlan, TodayPeople } from "./today-people.tsx";
+import { answeredWords, askPlan, TodayPeople } from "./today-people.tsx";
 
 function StatCard({
   label,
@@ -73,11 +73,7 @@ const OPEN_UP_TO = 12;
 
 function TodayStandupCard({ standup, today, label }: { standup: TodayStandup; today: string; label: string }) {
   const headingId = `today-${standup.schedule_id}-${standup.date}`;
-  // Nobody asked yet (a member-timezone run before anyone's time) is not "0 of 0 answered".
-  const counts =
-    standup.asked === 0 && standup.open
-      ? "Nobody asked yet"
-      : `${standup.answered} of ${plural(standup.asked, "member")} answered${standup.open ? " so far" : ""}`;
+  const counts = answeredWords(standup);
   const plan = askPlan(standup);
   return (
     <section className="standup-today" aria-labelledby={headingId}>
