@@ -91,8 +91,8 @@ async function kudosSnapshot(ex: Executor, event: DomainEvent): Promise<Json> {
   const names = await selectNames(ex, event.teamId, [from, to].filter(Boolean));
   return {
     kudo_id: num(d.kudoId),
-    from: { id: from, name: names.get(from) ?? from },
-    to: { id: to, name: names.get(to) ?? to },
+    from: { id: from, name: names.get(from) ?? FORMER_MEMBER },
+    to: { id: to, name: names.get(to) ?? FORMER_MEMBER },
     message: str(d.message),
     channel_id: str(d.channelId) || null,
     created_at: str(d.createdAt) || event.at.toISOString(),
