@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { answeredWords } from "../../web/src/lib/participation.ts";
 import type { TodayStandup } from "../../web/src/lib/types.ts";
-import { answeredWords } from "../../web/src/pages/today-people.tsx";
 
 const run = (o: Partial<TodayStandup>): TodayStandup => ({
   schedule_id: "s1",

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound, upstreamFailed } from "../../http/errors.ts";
+import { shownAvatar } from "../../lib/avatars.ts";
 import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
 import { activeMemberIdsUnchangedSince, deactivateUnchanged, type SyncCounts } from "./member-sync.repo.ts";
 import {
@@ -103,12 +104,12 @@ export interface PersonView {
  * The workspace's people for pickers, filters and names on any page a member sees: names and pictures, never
  * e-mail or role. Active people first, each group by name.
  */
-export async function listPeople(deps: Pick<Deps, "db">, teamId: string): Promise<PersonView[]> {
+export async function listPeople(deps: Pick<Deps, "db" | "outbound">, teamId: string): Promise<PersonView[]> {
   const people = (await listMembers(deps.db, teamId)).map((m) => ({
     user_id: m.userId,
     real_name: nameOfRow(m),
     display_name: m.displayName.trim(),
-    avatar_url: m.avatarUrl || null,
+    avatar_url: shownAvatar(m.avatarUrl, deps.outbound.allowPlainHttp),
     active: m.active,
   }));
   const collator = new Intl.Collator("en", { sensitivity: "base" });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { type TestApp, useTestApp } from "../../../test/support/app.ts";
+import { createTestApp, type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { memberNames, syncMembers } from "./members.service.ts";
 
 const TEAM = "T0PEOPLE";
@@ -42,6 +42,7 @@ describe("GET /dashboard/api/people", async () => {
       real_name: "bob Builder",
       image_72: "http://evil.example/x.png",
     });
+    t.fake.addUser(TEAM, { id: "U0PPLCAT", name: "cat", real_name: "Cat Else", image_72: "https://else.example/c.png" });
     t.fake.addUser(TEAM, { id: "U0PPLGONE", name: "gone", real_name: "Aaron Gone" });
     await syncMembers(t.deps, TEAM);
     t.fake.addUser(TEAM, { id: "U0PPLGONE", name: "gone", real_name: "Aaron Gone", deleted: true });
@@ -52,17 +53,40 @@ describe("GET /dashboard/api/people", async () => {
 
     const cookie = await t.signIn(TEAM, MEMBER);
     const list = await people(cookie);
-    expect(list.map((p) => p.real_name)).toEqual(["Ada Admin", "bob Builder", "Lucía Fernández", "Aaron Gone"]);
+    expect(list.map((p) => p.real_name)).toEqual([
+      "Ada Admin",
+      "bob Builder",
+      "Cat Else",
+      "Lucía Fernández",
+      "Aaron Gone",
+    ]);
     expect(list.every((p) => Object.keys(p).sort().join() === "active,avatar_url,display_name,real_name,user_id")).toBe(
       true,
     );
     const lucia = list.find((p) => p.user_id === MEMBER)!;
     expect(lucia).toMatchObject({ display_name: "lucia", active: true });
     expect(lucia.avatar_url).toBe("https://avatars.slack-edge.com/2026-01-01/lucia_72.png");
-    // A picture that is not https (nor the local fake) is never put in the dashboard.
+    // A picture that is not https, or on a host the dashboard's CSP does not allow, is never handed out.
     expect(list.find((p) => p.user_id === "U0PPLBOB")!.avatar_url).toBeNull();
+    expect(list.find((p) => p.user_id === "U0PPLCAT")!.avatar_url).toBeNull();
+    // The fake Slack's own pictures (http on 127.0.0.1) only where plain http is allowed (tests, the demo).
+    expect(list.find((p) => p.user_id === ADMIN)!.avatar_url).toBeNull();
     expect(list.find((p) => p.user_id === "U0PPLGONE")!.active).toBe(false);
     expect(JSON.stringify(list)).not.toContain("@people.test");
+  });
+
+  it("the dashboard's CSP lets Slack's picture hosts load, and the loopback fake only where plain http is allowed", async () => {
+    const res = await t.inject({ method: "GET", url: "/dashboard" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("img-src 'self' data: https://avatars.slack-edge.com");
+    expect(csp).not.toContain("127.0.0.1");
+    const demo = await createTestApp({ outbound: { allowPlainHttp: true } });
+    try {
+      const shown = await demo.inject({ method: "GET", url: "/dashboard" });
+      expect(String(shown.headers["content-security-policy"])).toContain("http://127.0.0.1:*");
+    } finally {
+      await demo.close();
+    }
   });
 
   it("answers 401 without a session", async () => {

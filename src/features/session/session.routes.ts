@@ -125,7 +125,10 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
  * shows "sign in from Slack" itself on a 401 (as it does on any later 401).
  */
 async function placeholder(deps: Deps, _req: FastifyRequest, reply: FastifyReply) {
-  return sendDashboardIndex(reply, { demoSignIn: deps.config.demoSignIn });
+  return sendDashboardIndex(reply, {
+    demoSignIn: deps.config.demoSignIn,
+    loopbackImages: deps.outbound.allowPlainHttp,
+  });
 }
 
 /** A repeated or odd `t` is just not a valid link (""): the page says so, as for any other bad link. */

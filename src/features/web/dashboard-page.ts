@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyReply } from "fastify";
+import { AVATAR_HOSTS } from "../../lib/avatars.ts";
 import { BUILD_DIR } from "../../lib/build-paths.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 
@@ -13,18 +14,25 @@ export const WEB_DIST_DIR = fileURLToPath(new URL("web/", BUILD_DIR));
 
 /**
  * The dashboard loads only its own scripts, styles and API; no other site may frame it. Images may also come from
- * Slack's picture hosts (people's avatars) and from the local fake Slack on 127.0.0.1 that tests and the demo use.
+ * Slack's picture hosts (people's avatars), and, in tests and the demo only, from the local fake Slack on 127.0.0.1.
  */
-export const DASHBOARD_CSP =
-  "default-src 'self'; img-src 'self' data: https://avatars.slack-edge.com https://a.slack-edge.com " +
-  "https://secure.gravatar.com http://127.0.0.1:*; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
-  "frame-ancestors 'none'";
+export function dashboardCsp(loopbackImages = false): string {
+  const images = ["'self'", "data:", ...AVATAR_HOSTS.map((h) => `https://${h}`)];
+  if (loopbackImages) images.push("http://127.0.0.1:*");
+  return (
+    `default-src 'self'; img-src ${images.join(" ")}; style-src 'self' 'unsafe-inline'; connect-src 'self'; ` +
+    "frame-ancestors 'none'"
+  );
+}
 
-const PAGE_HEADERS = {
-  "content-security-policy": DASHBOARD_CSP,
+/** The policy a production instance sends. */
+export const DASHBOARD_CSP = dashboardCsp();
+
+const pageHeaders = (loopbackImages: boolean | undefined) => ({
+  "content-security-policy": dashboardCsp(loopbackImages),
   "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
-};
+});
 
 const MISSING_BUILD = htmlPage(
   "Upbeat dashboard not built",
@@ -36,6 +44,8 @@ export interface DashboardIndexOptions {
   /** 404 for an address that is no dashboard page: the app still loads and says so. */
   status?: 200 | 404;
   distDir?: string;
+  /** Tests and the demo: pictures from the fake Slack on 127.0.0.1 may load (outbound.allowPlainHttp). */
+  loopbackImages?: boolean | undefined;
   /** The demo's "Sign in as …" offer for the signed-out page (config.demoSignIn). */
   demoSignIn?: { name: string; member?: { name: string } | undefined } | undefined;
 }
@@ -64,13 +74,13 @@ export async function sendDashboardIndex(reply: FastifyReply, opts: DashboardInd
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     return reply
       .status(503)
-      .headers({ ...PAGE_HEADERS, "cache-control": "no-store", "retry-after": "30" })
+      .headers({ ...pageHeaders(opts.loopbackImages), "cache-control": "no-store", "retry-after": "30" })
       .type("text/html; charset=utf-8")
       .send(MISSING_BUILD);
   }
   return reply
     .status(opts.status ?? 200)
-    .headers({ ...PAGE_HEADERS, "cache-control": "no-cache" })
+    .headers({ ...pageHeaders(opts.loopbackImages), "cache-control": "no-cache" })
     .type("text/html; charset=utf-8")
     .send(opts.demoSignIn ? html.replace("</head>", `${demoMeta(opts.demoSignIn)}</head>`) : html);
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { sendDashboardIndex, WEB_DIST_DIR } from "./dashboard-page.ts";
+import { type DashboardIndexOptions, sendDashboardIndex, WEB_DIST_DIR } from "./dashboard-page.ts";
 
 /** Top-level pages of the single-page app (web/src/app.tsx); anything else gets the app with a 404. */
 export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
@@ -35,8 +35,15 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
  */
 export function createWebRoutes(opts: { distDir?: string } = {}) {
   const distDir = opts.distDir ?? WEB_DIST_DIR;
-  return (app: FastifyInstance, deps: Pick<Deps, "log"> & { config?: Pick<Deps["config"], "demoSignIn"> }): void => {
+  return (
+    app: FastifyInstance,
+    deps: Pick<Deps, "log"> & {
+      config?: Pick<Deps["config"], "demoSignIn">;
+      outbound?: Pick<Deps["outbound"], "allowPlainHttp">;
+    },
+  ): void => {
     const demoSignIn = deps.config?.demoSignIn;
+    const loopbackImages = deps.outbound?.allowPlainHttp;
     if (!existsSync(join(distDir, "index.html"))) {
       deps.log.warn({ distDir }, "dashboard not built: /dashboard answers 503 until `npm run build` runs");
     }
@@ -69,7 +76,7 @@ export function createWebRoutes(opts: { distDir?: string } = {}) {
         },
       },
       async (req: FastifyRequest<{ Params: { "*": string } }>, reply) =>
-        dashboardPath(req.params["*"], reply, distDir, demoSignIn),
+        dashboardPath(req.params["*"], reply, { distDir, demoSignIn, loopbackImages }),
     );
   };
 }
@@ -77,15 +84,14 @@ export function createWebRoutes(opts: { distDir?: string } = {}) {
 async function dashboardPath(
   rest: string,
   reply: FastifyReply,
-  distDir: string,
-  demoSignIn: { name: string; member?: { name: string } | undefined } | undefined,
+  opts: Omit<DashboardIndexOptions, "status">,
 ): Promise<FastifyReply> {
   const first = rest.split("/", 1)[0] ?? "";
   // The API and the sign-in exchange are never the app: unknown ones keep the JSON 404.
   if (first === "api" || first === "login" || first === "assets")
     return reply.callNotFound() as unknown as FastifyReply;
   const known = first === "" || CLIENT_ROUTES.has(first);
-  return sendDashboardIndex(reply, { status: known ? 200 : 404, distDir, demoSignIn });
+  return sendDashboardIndex(reply, { ...opts, status: known ? 200 : 404 });
 }
 
 export function webRoutes(app: FastifyInstance, deps: Deps): void {

@@ -4,11 +4,12 @@ import { AnswerCard } from "../components/answer.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { formatDay, formatLongDay, plural, trendWord } from "../lib/format.ts";
+import { answeredWords } from "../lib/participation.ts";
 import { useAnalytics, useStats, useToday } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { TodayStandup } from "../lib/types.ts";
-import { answeredWords, askPlan, TodayPeople } from "./today-people.tsx";
+import { askPlan, TodayPeople } from "./today-people.tsx";
 
 function StatCard({
   label,

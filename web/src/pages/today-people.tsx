@@ -1,4 +1,4 @@
-import { formatClock, formatDay, formatTimeOfDay, plural } from "../lib/format.ts";
+import { formatClock, formatDay, formatTimeOfDay } from "../lib/format.ts";
 import type { TodayParticipant, TodayStandup } from "../lib/types.ts";
 
 /**
@@ -10,16 +10,6 @@ import type { TodayParticipant, TodayStandup } from "../lib/types.ts";
 /** "09:30 Berlin": the instant on the member's own clock, with where that clock is. */
 function theirTime(iso: string, timezone: string): string {
   return formatTimeOfDay(iso, { zone: timezone });
-}
-
-/**
- * The run's answered count in words: "3 of 5 members answered so far". A run that asked nobody is not "0 of 0
- * answered": before anyone's own time it is "Nobody asked yet"; when everyone's time had passed before it began
- * (a standup created late in the day), "Nobody was asked".
- */
-export function answeredWords(standup: TodayStandup): string {
-  if (standup.asked === 0) return standup.open && standup.asked_later > 0 ? "Nobody asked yet" : "Nobody was asked";
-  return `${standup.answered} of ${plural(standup.asked, "member")} answered${standup.open ? " so far" : ""}`;
 }
 
 const byAsk = (a: TodayParticipant, b: TodayParticipant) => (a.ask_at ?? "").localeCompare(b.ask_at ?? "");
