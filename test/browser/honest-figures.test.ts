@@ -152,7 +152,7 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
       await expect.poll(() => value.textContent(), { timeout: 10_000 }).toBe("1");
       const help = await value.getAttribute("aria-describedby");
       expect(await page.locator(`[id="${help}"]`).textContent()).toBe(
-        "people whose latest answer in the last 7 days still names a blocker",
+        "people whose latest answer, in any standup, in the last 7 days still names a blocker",
       );
       expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
       mkdirSync(OUTPUT, { recursive: true });

@@ -41,7 +41,8 @@ function StatCard({
 }
 
 /** The one meaning of "active blockers" (the API's too): people, counted once, by their latest answer. */
-export const ACTIVE_BLOCKERS_HINT = "people whose latest answer in the last 7 days still names a blocker";
+export const ACTIVE_BLOCKERS_HINT =
+  "people whose latest answer, in any standup, in the last 7 days still names a blocker";
 
 function StatsCards() {
   const stats = useStats();
