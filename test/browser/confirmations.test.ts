@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { holidays, members, responses, runParticipants, schedules, standupRuns, timeOff } from "../../src/db/schema.ts";
+import { formatDayRange } from "../../web/src/lib/datetime.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { addHoliday, createSchedule } from "../support/factories.ts";
 
@@ -187,9 +188,12 @@ describe.runIf(hasChromium)("what is hard to undo is confirmed first, in a real 
 
   it("removing time off asks first: cancel keeps it, confirm removes it", async () => {
     const page = await web.signIn(TEAM, ADMIN, "/dashboard/time-off");
-    const remove = page.getByRole("button", { name: `Remove time off ${day(10)} – ${day(12)}` });
+    // The page says the range in words, in the browser's locale ("7 – 9 Dec 2026").
+    const locale = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().locale);
+    const range = formatDayRange(day(10), day(12), { locale });
+    const remove = page.getByRole("button", { name: `Remove time off ${range}` });
     await remove.click();
-    const dialog = page.getByRole("dialog", { name: `Remove time off ${day(10)} – ${day(12)}?` });
+    const dialog = page.getByRole("dialog", { name: `Remove time off ${range}?` });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("Standups ask Maya Okafor again on those days");
     await dialog.getByRole("button", { name: "Cancel" }).click();
