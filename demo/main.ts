@@ -8,7 +8,7 @@ import { loginUrl } from "../src/features/session/index.ts";
 import { ADMIN, DEMO_BOT, DEMO_TEAM, MEMBER } from "./people.ts";
 import { startDemoReceiver } from "./receiver.ts";
 import { populateFakeSlack, seedDemo } from "./seed.ts";
-import { giveTodaysKudos, seedRuleAndWebhook } from "./seed-live.ts";
+import { giveTodaysKudos, openTodaysRuns, seedRuleAndWebhook } from "./seed-live.ts";
 import { MemberSimulator, overSocket, signedHttp } from "./simulate.ts";
 
 /**
@@ -85,6 +85,7 @@ const app = await buildApp(deps);
 await seedRuleAndWebhook(deps, receiver.url);
 await app.start();
 await giveTodaysKudos(deps);
+await openTodaysRuns(deps);
 await app.server.listen({ port, host: "127.0.0.1" });
 if (SOCKET_MODE) await app.socket?.whenConnected();
 

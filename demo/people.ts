@@ -74,7 +74,10 @@ export const DEMO_PEOPLE: DemoPerson[] = PEOPLE.map(([realName, tz], i) => ({
 export const ADMIN = DEMO_PEOPLE[0]!;
 /** The demo's "Sign in as a member": an ordinary member of the product team. */
 export const MEMBER = DEMO_PEOPLE.find((p) => p.realName === "Lucía Fernández")!;
-export const teamOf = (team: DemoPerson["team"]) => DEMO_PEOPLE.filter((p) => p.team === team);
+/** Left the company: deactivated in Slack, so inactive in Upbeat, whom "Add a member" offers (and Slack refuses). */
+export const DEPARTED = DEMO_PEOPLE[DEMO_PEOPLE.length - 1]!;
+/** The people still at work; the departed one keeps only their past answers. */
+export const teamOf = (team: DemoPerson["team"]) => DEMO_PEOPLE.filter((p) => p.team === team && p !== DEPARTED);
 
 export const YESTERDAY = [
   "Finished the retry logic for the uploader",

@@ -1,11 +1,14 @@
+import { and, eq } from "drizzle-orm";
+import { standupRuns } from "../src/db/schema.ts";
 import type { Deps } from "../src/deps.ts";
 import { workspaceToday } from "../src/features/calendar/index.ts";
 import { giveKudos } from "../src/features/kudos/index.ts";
 import { createRule, listRules } from "../src/features/rules/index.ts";
-import { listScheduleRows } from "../src/features/schedules/index.ts";
+import { listScheduleRows, localDateOf } from "../src/features/schedules/index.ts";
+import { runNow } from "../src/features/standups/index.ts";
 import { createEndpoint, listEndpoints } from "../src/features/webhooks/index.ts";
 import { ADMIN, DEMO_PEOPLE, DEMO_TEAM, GENERAL_CHANNEL, PRODUCT_CHANNEL } from "./people.ts";
-import { PRODUCT_STANDUP } from "./seed.ts";
+import { PLATFORM_STANDUP, PRODUCT_STANDUP } from "./seed.ts";
 
 /** The demo rule: a product standup day under this participation posts in #team-standup. */
 export const RULE_THRESHOLD = 90;
@@ -49,5 +52,28 @@ export async function giveTodaysKudos(deps: Deps): Promise<void> {
       source: "command",
       sourceKey: `cmd:demo-live-${today}-${i}`,
     });
+  }
+}
+
+/**
+ * Today's run of each demo standup, opened through Run now when it has none yet: whatever the hour (or the day) the
+ * demo starts, its first screen shows both standups running and the simulated members answering. Run now asks
+ * everyone at once (also on the member-timezone standup) and claims the day, so the scheduled time does not run it
+ * again; a second start the same day finds the run and opens nothing.
+ */
+export async function openTodaysRuns(deps: Deps): Promise<void> {
+  const schedules = (await listScheduleRows(deps, DEMO_TEAM.id)).filter(
+    (s) => s.active && (s.name === PRODUCT_STANDUP || s.name === PLATFORM_STANDUP),
+  );
+  for (const s of schedules) {
+    const today = localDateOf(deps.clock.now(), s.scheduleTz);
+    const [run] = await deps.db
+      .select({ id: standupRuns.id })
+      .from(standupRuns)
+      .where(
+        and(eq(standupRuns.teamId, DEMO_TEAM.id), eq(standupRuns.scheduleId, s.id), eq(standupRuns.localDate, today)),
+      )
+      .limit(1);
+    if (!run) await runNow(deps, DEMO_TEAM.id, s.id);
   }
 }

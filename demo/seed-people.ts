@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import type { Deps } from "../src/deps.ts";
-import { workspaceToday } from "../src/features/calendar/index.ts";
+import { readCalendar, workspaceToday } from "../src/features/calendar/index.ts";
+import { readSettings, writeSettings } from "../src/features/celebrations/index.ts";
 import { insertKudo } from "../src/features/kudos/index.ts";
 import { saveProfile } from "../src/features/profiles/index.ts";
 import { setAway, upcomingRanges } from "../src/features/time-off/index.ts";
@@ -32,6 +33,7 @@ const ANNIVERSARY: [number, number, number] = [5, 4, 3]; // person, days from to
  * (an upsert), so the birthdays and the work anniversary always fall in the coming week; the rest only once.
  */
 export async function seedPeopleExtras(deps: Deps): Promise<void> {
+  await seedCelebrations(deps);
   const today = DateTime.fromISO(await workspaceToday(deps, DEMO_TEAM.id), { zone: "utc" });
   const r = rng(20260303);
   for (const [i, p] of DEMO_PEOPLE.entries()) {
@@ -92,4 +94,22 @@ export async function seedPeopleExtras(deps: Deps): Promise<void> {
       });
     }
   }
+}
+
+/**
+ * Celebrations on, posting in #general at 09:00 in the workspace calendar's zone (as it stands), through the
+ * settings service as an admin's save would (it joins the channel). Once: a visitor's own changes are kept.
+ */
+async function seedCelebrations(deps: Deps): Promise<void> {
+  const admin = { teamId: DEMO_TEAM.id, userId: ADMIN.id, role: "admin" };
+  if ((await readSettings(deps, admin)).channel_id) return;
+  const cal = await readCalendar(deps.db, DEMO_TEAM.id);
+  await writeSettings(deps, admin, {
+    channel_id: GENERAL_CHANNEL.id,
+    timezone: cal.timezone,
+    working_days: cal.workingDays as ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[],
+    post_time: "09:00",
+    birthdays: true,
+    anniversaries: true,
+  });
 }

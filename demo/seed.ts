@@ -22,6 +22,7 @@ import {
   DEMO_CHANNELS,
   DEMO_PEOPLE,
   DEMO_TEAM,
+  DEPARTED,
   type DemoPerson,
   MOOD_WEIGHTS,
   PLATFORM_CHANNEL,
@@ -58,13 +59,14 @@ export function populateFakeSlack(fake: FakeSlack): void {
       email: `${p.name}@northwind.example`,
       tz: p.tz,
       ...(p.admin ? { is_admin: true } : {}),
+      ...(p === DEPARTED ? { deleted: true } : {}),
     });
   }
   const membersOf = (id: string) =>
     id === PRODUCT_CHANNEL.id ? teamOf("product") : id === PLATFORM_CHANNEL.id ? teamOf("platform") : DEMO_PEOPLE;
   for (const c of DEMO_CHANNELS) {
     // The admin sits in both team channels, as a team lead over both would.
-    const people = new Set([ADMIN, ...membersOf(c.id)].map((p) => p.id));
+    const people = new Set([ADMIN, ...membersOf(c.id)].filter((p) => p !== DEPARTED).map((p) => p.id));
     fake.addChannel(DEMO_TEAM.id, { id: c.id, name: c.name, members: [...people, DEMO_BOT.userId] });
   }
 }
@@ -91,33 +93,35 @@ export async function seedDemo(deps: Deps): Promise<void> {
         now,
       );
     }
+    const people = DEMO_PEOPLE.map((p) => ({
+      userId: p.id,
+      realName: p.realName,
+      displayName: p.name,
+      email: `${p.name}@northwind.example`,
+      tz: p.tz,
+      active: true,
+      slackAdmin: Boolean(p.admin),
+    }));
+    // The departed person worked here first: a deactivated person is only ever stored as someone known before.
+    await upsertPeople(tx, DEMO_TEAM.id, people, now);
     await upsertPeople(
       tx,
       DEMO_TEAM.id,
-      DEMO_PEOPLE.map((p) => ({
-        userId: p.id,
-        realName: p.realName,
-        displayName: p.name,
-        email: `${p.name}@northwind.example`,
-        tz: p.tz,
-        active: true,
-        slackAdmin: Boolean(p.admin),
-      })),
+      people.filter((p) => p.userId === DEPARTED.id).map((p) => ({ ...p, active: false })),
       now,
     );
     const existing = await listScheduleRows({ db: tx }, DEMO_TEAM.id);
     const named = (name: string) => existing.find((s) => s.name === name);
     if (!named(PRODUCT_STANDUP)) {
-      // First start: a few minutes from now in London, so the visitor sees a live run; the same time every weekday
-      // after, run by the scheduler like any standup.
-      const at = DateTime.fromJSDate(now, { zone: "Europe/London" }).plus({ minutes: 3 });
+      // 09:30 in London every weekday, run by the scheduler like any standup; whatever the hour the demo starts,
+      // today's run is opened at start (openTodaysRuns in seed-live.ts), so the visitor sees it live.
       const product = await storeSchedule(
         { db: tx, clock: deps.clock },
         DEMO_TEAM.id,
         scheduleCreateInput.parse({
           channel_id: PRODUCT_CHANNEL.id,
           name: PRODUCT_STANDUP,
-          schedule_time: at.toFormat("HH:mm"),
+          schedule_time: "09:30",
           schedule_tz: "Europe/London",
         }),
       );

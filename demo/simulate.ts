@@ -44,23 +44,46 @@ export function overSocket(fake: FakeSlack): DemoDelivery {
   };
 }
 
+/** How the simulated members behave; the defaults are the demo's, tests answer at once. */
+export interface SimulatorPace {
+  /** How long a member waits before answering a DM. */
+  delayMs: () => number;
+  /** The share of asks nobody gets to. */
+  neverAnswer: number;
+  /** The pause between the messages of an answer typed in the conversation. */
+  typingMs: number;
+}
+
 /**
- * Simulated members: they notice their standup DM, wait a little, and answer through the service's
- * real intake (signed HTTP requests or Socket Mode envelopes), as Slack would deliver them.
+ * Simulated members: they notice each standup DM (scheduled, Run now, or asked at their own 09:30 on a
+ * member-timezone standup: every ask carries its run's Answer button), wait a little, and answer through the
+ * service's real intake (signed HTTP requests or Socket Mode envelopes), as Slack would deliver them.
  */
 export class MemberSimulator {
   readonly #handled = new Set<string>();
   readonly #r = rng(Date.now() % 100_000);
+  readonly #pace: SimulatorPace;
   #timer: NodeJS.Timeout | undefined;
   #pending = new Set<NodeJS.Timeout>();
+  #answering = new Set<Promise<void>>();
+  /** The runs each member is answering in the conversation: a second one waits, as the service would make it. */
+  #talking = new Map<string, Promise<void>>();
 
   constructor(
     private readonly fake: FakeSlack,
     private readonly deliver: DemoDelivery,
-  ) {}
+    pace: Partial<SimulatorPace> = {},
+  ) {
+    this.#pace = {
+      delayMs: () => 5_000 + Math.floor(this.#r() * 90_000),
+      neverAnswer: 0.1,
+      typingMs: 1_500,
+      ...pace,
+    };
+  }
 
   start(): void {
-    this.#timer = setInterval(() => this.#scan(), 2_000);
+    this.#timer = setInterval(() => this.scan(), 2_000);
     this.#timer.unref();
   }
 
@@ -69,26 +92,53 @@ export class MemberSimulator {
     for (const t of this.#pending) clearTimeout(t);
   }
 
-  #scan(): void {
+  /** Until every answer started so far has been delivered (tests). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0 || this.#answering.size > 0) {
+      await Promise.all([...this.#answering, new Promise((resolve) => setTimeout(resolve, 20))]);
+    }
+  }
+
+  /** Looks through every simulated member's DM for asks not seen yet, and schedules their answers. */
+  scan(): void {
     for (const p of DEMO_PEOPLE) {
       if (p.admin) continue; // The person signed in answers for real, in Slack or not at all.
       const dm = this.fake.dmFor(DEMO_TEAM.id, p.id);
       for (const m of this.fake.messages(dm)) {
-        if (this.#handled.has(m.ts) || !m.text.startsWith("Time for standup")) continue;
+        if (this.#handled.has(m.ts)) continue;
+        // The Answer button names the run: it tells an ask (whatever its wording) from confirmations and reminders.
+        const runId = JSON.stringify(m.blocks ?? []).match(/"action_id":"standup_answer"[^}]*?"value":"(\d+)"/)?.[1];
+        if (!runId || m.text.startsWith("Reminder")) continue;
         this.#handled.add(m.ts);
-        const runId = JSON.stringify(m.blocks ?? []).match(/"action_id":"standup_answer","value":"(\d+)"/)?.[1];
-        if (!runId) continue;
         const roll = this.#r();
-        if (roll > 0.9) continue; // some people never get to it
-        const delay = 5_000 + Math.floor(this.#r() * 90_000);
+        if (roll < this.#pace.neverAnswer) continue; // some people never get to it
         const t = setTimeout(() => {
           this.#pending.delete(t);
-          const answer = roll < 0.7 ? this.#viaModal(p.id, Number(runId), dm) : this.#viaConversation(p.id, dm);
-          answer.catch((err: unknown) => process.stderr.write(`demo: simulated answer failed: ${String(err)}\n`));
-        }, delay);
+          // The modal names its run; an answer in the conversation goes to whichever run the DM is asking about,
+          // so a member's conversations follow one another.
+          const viaModal = this.#r() < 0.7;
+          const answer = viaModal
+            ? this.#viaModal(p.id, Number(runId), dm)
+            : this.#inTurn(p.id, () => this.#viaConversation(p.id, dm));
+          const done: Promise<void> = answer
+            .catch((err: unknown) => {
+              process.stderr.write(`demo: simulated answer failed: ${String(err)}\n`);
+            })
+            .finally(() => this.#answering.delete(done));
+          this.#answering.add(done);
+        }, this.#pace.delayMs());
         this.#pending.add(t);
       }
     }
+  }
+
+  #inTurn(userId: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.#talking.get(userId) ?? Promise.resolve()).then(work);
+    this.#talking.set(
+      userId,
+      next.catch(() => undefined),
+    );
+    return next;
   }
 
   #answers(): [string, string, string] {
@@ -148,7 +198,7 @@ export class MemberSimulator {
         event_time: Math.floor(Date.now() / 1000),
         event: { type: "message", channel_type: "im", channel: dm, user: userId, text, ts: `${Date.now() / 1000}` },
       });
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await new Promise((resolve) => setTimeout(resolve, this.#pace.typingMs));
     }
   }
 }

@@ -100,13 +100,27 @@ export function sendText(res: ServerResponse, status: number, text: string, cont
 }
 
 /** A placeholder avatar so demo pages never load images from outside 127.0.0.1. */
-export function avatarSvg(id: string): string {
+/** Up to two initials of a name ("Lucía Fernández" → "LF"; "maya" → "M"), XML-safe by construction. */
+export function initialsOf(name: string): string {
+  const letters = name
+    .split(/\s+/)
+    .map((w) => [...w].find((ch) => /\p{L}|\p{N}/u.test(ch)))
+    .filter((ch): ch is string => ch !== undefined);
+  const picked = letters.length > 1 ? [letters[0], letters[letters.length - 1]] : letters;
+  return picked.join("").toUpperCase();
+}
+
+/**
+ * A person's picture: their initials (from the real name), never digits of the id that read as ranks, on a colour
+ * derived from the id so each person keeps theirs. An unknown id gets the colour alone.
+ */
+export function avatarSvg(id: string, realName?: string): string {
   let hue = 0;
   for (const ch of id) hue = (hue * 31 + ch.charCodeAt(0)) % 360;
-  const label = id.replace(/[^A-Za-z0-9]/g, "").slice(-2);
+  const label = initialsOf(realName ?? "");
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">` +
-    `<rect width="72" height="72" rx="8" fill="hsl(${hue},55%,55%)"/>` +
+    `<rect width="72" height="72" rx="8" fill="hsl(${hue},55%,45%)"/>` +
     `<text x="36" y="46" font-family="sans-serif" font-size="28" text-anchor="middle" fill="#fff">${label}</text></svg>`
   );
 }

@@ -292,7 +292,11 @@ export class FakeSlack {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const avatar = /^\/avatars\/([A-Za-z0-9]+)\.svg$/.exec(url.pathname);
-    if (avatar) return sendText(res, 200, avatarSvg(avatar[1] as string), "image/svg+xml");
+    if (avatar) {
+      const id = avatar[1] as string;
+      const user = [...this.#store.teams.values()].map((t) => this.#store.user(t, id)).find(Boolean);
+      return sendText(res, 200, avatarSvg(id, user?.json.real_name as string | undefined), "image/svg+xml");
+    }
     if (url.pathname === "/oauth/v2/authorize" && req.method === "GET") return this.#authorize(url, res);
     const route = /^\/api\/([A-Za-z0-9_.]+)$/.exec(url.pathname);
     if (!route) return sendText(res, 404, "fake-slack: not found");

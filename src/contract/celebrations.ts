@@ -71,7 +71,14 @@ export const upcomingCelebration = z
     kind: z.enum(CELEBRATION_KINDS),
     years: z.number().int().nullable().describe("Whole years (anniversaries); null for birthdays"),
     date: isoDate.describe("The date celebrated this year"),
-    post_date: isoDate.nullable().describe("The working day it is posted (the day itself or the one before)"),
+    post_date: isoDate
+      .nullable()
+      .describe("The working day it is (or was) to be posted: the day itself or the last working day before it"),
+    post_status: z
+      .enum(["posted", "planned", "not_posted"])
+      .describe(
+        "posted: the message naming them was sent; planned: its post is still to come; not_posted: it will not be (no channel, its day or today's post time passed without a post, or the post failed)",
+      ),
   })
   .meta({ id: "UpcomingCelebration" });
 

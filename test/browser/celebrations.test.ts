@@ -98,6 +98,9 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
       .or(page.locator("section", { hasText: "Next 30 days" }));
     await expect.poll(() => upcoming.getByText("Bea Birthday").count(), { timeout: 10_000 }).toBe(1);
     expect(await upcoming.getByRole("cell", { name: "Birthday", exact: true }).count()).toBe(1);
+    // A post still to come is "Posts on …", never "Posted".
+    expect(await upcoming.getByRole("cell", { name: /^Posts on / }).count()).toBe(1);
+    expect(await upcoming.getByText(/^Posted /).count()).toBe(0);
 
     // Everyone active but Bea is missing dates: Ada, Cy and Mo.
     await expect.poll(() => page.getByText("3 people are missing a birthday or a start date.").count()).toBe(1);
@@ -240,9 +243,19 @@ describe.runIf(hasChromium)("the Celebrations and Calendar pages in a real brows
   it("a member reads both pages but cannot change them", async () => {
     const page = await signedIn(MEMBER);
     await page.goto(`${web.base}/dashboard/celebrations`);
-    await expect.poll(() => page.locator("#celebrations-channel").inputValue(), { timeout: 10_000 }).toBe("#party");
-    expect(await page.locator("#celebrations-channel").isDisabled()).toBe(true);
+    // The settings as text, never a greyed-out form.
+    const settings = page.locator("section", { hasText: "Settings" }).first();
+    await expect.poll(() => settings.locator("dd", { hasText: "#party" }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.locator("form input, form select, #celebrations-channel").count()).toBe(0);
     expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
+    expect(await settings.locator("div", { hasText: "Celebrations admins" }).locator("dd").textContent()).not.toBe("");
+    for (const [size, viewport] of [
+      ["1280", { width: 1280, height: 900 }],
+      ["390", { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: join(OUTPUT, `celebrations-member-${size}.png`), fullPage: true });
+    }
     expect(await page.getByText("Next 30 days").count()).toBe(0);
     await page.goto(`${web.base}/dashboard/calendar`);
     await expect.poll(() => holidayCell(page, "Christmas, the day").count(), { timeout: 10_000 }).toBe(1);

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ADMIN, DEMO_TEAM, MEMBER } from "../../demo/people.ts";
 import { type DemoReceiver, startDemoReceiver } from "../../demo/receiver.ts";
-import { populateFakeSlack, seedDemo } from "../../demo/seed.ts";
-import { giveTodaysKudos, seedRuleAndWebhook } from "../../demo/seed-live.ts";
+import { PLATFORM_STANDUP, PRODUCT_STANDUP, populateFakeSlack, seedDemo } from "../../demo/seed.ts";
+import { giveTodaysKudos, openTodaysRuns, seedRuleAndWebhook } from "../../demo/seed-live.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 
 const WIDTHS = [
@@ -35,6 +35,7 @@ describe.runIf(hasChromium)("the demo in a real browser: sign in as the admin or
       await seedDemo(t.deps);
       await seedRuleAndWebhook(t.deps, receiver!.url);
       await giveTodaysKudos(t.deps);
+      await openTodaysRuns(t.deps);
       await t.deps.queue.drain();
     },
     cleanup: async () => {
@@ -82,6 +83,36 @@ describe.runIf(hasChromium)("the demo in a real browser: sign in as the admin or
         await page.waitForTimeout(500);
         await page.screenshot({ path: join(OUTPUT, `demo-overview-${expected}-${size}.png`), fullPage: true });
       }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the first screen shows both standups running; the main pages as the admin and as a member", async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    for (const [who, userId, pages] of [
+      ["admin", ADMIN.id, ["overview", "standups", "celebrations", "members"]],
+      ["member", MEMBER.id, ["overview", "celebrations"]],
+    ] as const) {
+      const page = await web.signIn(DEMO_TEAM.id, userId, "/dashboard");
+      for (const name of pages) {
+        for (const [size, viewport] of WIDTHS) {
+          await page.setViewportSize(viewport);
+          await page.goto(`${web.base}/dashboard${name === "overview" ? "" : `/${name}`}`);
+          await page.waitForLoadState("networkidle");
+          if (name === "overview") {
+            const main = page.locator("main");
+            await expect
+              .poll(async () => (await main.textContent()) ?? "", { timeout: 15_000 })
+              .toContain(PRODUCT_STANDUP);
+            const text = (await main.textContent()) ?? "";
+            if (who === "admin") expect(text).toContain(PLATFORM_STANDUP);
+            expect(text).not.toContain("No standup today");
+          }
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: join(OUTPUT, `demo-${name}-${who}-${size}.png`), fullPage: true });
+        }
+      }
+      await page.close();
     }
     expect(problems).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { and, eq, lt, sql } from "drizzle-orm";
+import { postKeySql } from "../../chat/post-keys.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { type CelebrationKind, celebrationPosts, celebrationSettings } from "../../db/schema.ts";
 import { personNameSql } from "../../lib/person-names.ts";
@@ -164,4 +165,24 @@ export async function claimAsks(ex: Executor, teamId: string, now: Date): Promis
         returning user_id`,
   );
   return claimed.map((r) => r.user_id);
+}
+
+/**
+ * The claimed posts between two posting days, each with whom it names and what became of its message (the
+ * chat_posts claim under the post's key: `sent` once Slack took it; null while the job has not started).
+ */
+export async function postOutcomes(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+): Promise<{ kind: CelebrationKind; post_date: string; user_ids: string[]; state: string | null }[]> {
+  return rows(
+    ex,
+    sql`select c.kind, c.post_date::text as post_date, c.user_ids, p.state
+        from celebration_posts c
+        left join chat_posts p
+          on p.team_id = c.team_id and p.key = ${postKeySql("celebrations", sql`c.team_id`, sql`c.kind`, sql`c.post_date`)}
+        where c.team_id = ${teamId} and c.post_date between ${from}::date and ${to}::date`,
+  );
 }

@@ -339,6 +339,7 @@ describe("Celebrations endpoints", async () => {
         years: null,
         date: "2026-06-06",
         post_date: "2026-06-05",
+        post_status: "planned",
       },
       {
         user_id: "U0UPSAT",
@@ -347,6 +348,7 @@ describe("Celebrations endpoints", async () => {
         years: 2,
         date: "2026-06-10",
         post_date: "2026-06-10",
+        post_status: "planned",
       },
     ]);
     expect((await call("GET", `${API}/upcoming`, otherAdmin)).json()).toEqual([]);

@@ -24,10 +24,10 @@ import {
   readSettings,
   requireManager,
   sendAskDates,
-  upcoming,
   writeCalendar,
   writeSettings,
 } from "./celebrations.service.ts";
+import { upcoming } from "./celebrations.upcoming.ts";
 
 /** Who may change Celebrations: a workspace admin, or one of the Celebrations admins the settings name. */
 const managerErrors = {
@@ -162,7 +162,7 @@ export function celebrationRoutes(app: App, deps: Deps): void {
       onRequest: manager,
       config: { celebrationsAdmin: true },
       schema: {
-        summary: "Every celebration from today through the next 29 days, and the day each is posted",
+        summary: "Every celebration from today through the next 29 days, the day each is posted and whether it was",
         response: { 200: z.array(upcomingCelebration), ...managerErrors },
       },
     },

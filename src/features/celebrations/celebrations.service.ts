@@ -4,20 +4,12 @@ import { postKey } from "../../chat/post-keys.ts";
 import type { Executor } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { adminRequired, badRequest, conflict } from "../../http/errors.ts";
-import { holidaysBetween, readCalendar, saveCalendar, shiftDate, todayIn } from "../calendar/index.ts";
+import { holidaysBetween, readCalendar, saveCalendar } from "../calendar/index.ts";
 import { requireChannel } from "../channels/index.ts";
 import { requireMembers } from "../members/index.ts";
-import {
-  type Celebration,
-  celebrationsOn,
-  postDateFor,
-  WEEKDAYS,
-  type Weekday,
-  type WorkCalendar,
-} from "./celebrations.dates.ts";
+import { WEEKDAYS, type Weekday, type WorkCalendar } from "./celebrations.dates.ts";
 import type { CalendarInput, SettingsInput } from "./celebrations.input.ts";
 import {
-  celebratedPeople,
   claimAsks,
   lockSettings,
   membersToAsk,
@@ -28,8 +20,6 @@ import {
 
 export const REACTIONS_SCOPE = "reactions:write";
 export const DEFAULT_POST_TIME = "09:00";
-/** How far ahead GET upcoming looks: today and the 29 days after it. */
-export const UPCOMING_DAYS = 30;
 
 export interface SettingsView {
   channel_id: string | null;
@@ -157,48 +147,6 @@ export async function writeCalendar(
   await saveCalendar(deps.db, teamId, { timezone: input.timezone, workingDays: working }, deps.clock.now());
   const saved = await readCalendar(deps.db, teamId);
   return { timezone: saved.timezone, working_days: asWeekdays(saved.workingDays) };
-}
-
-// ---- Upcoming -------------------------------------------------------------------------------------
-
-export interface UpcomingView {
-  user_id: string;
-  name: string;
-  kind: Celebration["kind"];
-  years: number | null;
-  date: string;
-  post_date: string | null;
-}
-
-/** Every celebration from today through the next 29 days (calendar zone), with the day each is posted. */
-export async function upcoming(deps: Pick<Deps, "db" | "clock">, teamId: string): Promise<UpcomingView[]> {
-  const cal0 = await readCalendar(deps.db, teamId);
-  const today = todayIn(IANAZone.isValidZone(cal0.timezone) ? cal0.timezone : "UTC", deps.clock.now());
-  const last = shiftDate(today, UPCOMING_DAYS - 1);
-  const [{ work }, people, settings] = await Promise.all([
-    workCalendar(deps, teamId, shiftDate(today, -400), last),
-    celebratedPeople(deps.db, teamId),
-    selectSettings(deps.db, teamId),
-  ]);
-  const kinds = (["birthday", "anniversary"] as const).filter((k) =>
-    k === "birthday" ? (settings?.birthdays ?? true) : (settings?.anniversaries ?? true),
-  );
-  const out: UpcomingView[] = [];
-  for (let d = today; d <= last; d = shiftDate(d, 1)) {
-    for (const kind of kinds) {
-      for (const c of celebrationsOn(d, people, kind)) {
-        out.push({
-          user_id: c.userId,
-          name: c.name,
-          kind: c.kind,
-          years: c.years,
-          date: c.date,
-          post_date: postDateFor(c.date, work) ?? null,
-        });
-      }
-    }
-  }
-  return out;
 }
 
 // ---- Asking for dates -----------------------------------------------------------------------------

@@ -2,4 +2,5 @@
 export { celebrationJobs } from "./celebrations.jobs.ts";
 export { celebrationRoutes } from "./celebrations.routes.ts";
 export { celebrationsTick, startCelebrationsScheduler } from "./celebrations.scheduler.ts";
+export { readSettings, writeSettings } from "./celebrations.service.ts";
 export { celebrationsPersonalData } from "./personal-data.ts";

@@ -13,6 +13,7 @@ export { buildHomeView } from "./home.ts";
 export { MAX_ANSWER_LENGTH, MOODS, type Mood, prettyDate, slackEscape } from "./messages.ts";
 export { standupsPersonalData } from "./personal-data.ts";
 export { standupPruneSteps } from "./retention.ts";
+export { runNow } from "./run-now.ts";
 export { startScheduler, TICK_MS, type TickResult, tick } from "./scheduler.ts";
 export { standupJobs } from "./standups.jobs.ts";
 export { standupListeners } from "./standups.listeners.ts";

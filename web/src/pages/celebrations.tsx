@@ -2,19 +2,13 @@ import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { ChannelPicker } from "../components/channel-picker.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { PeopleMultiPicker } from "../components/people-picker.tsx";
-import { Empty, Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
+import { Notice, type NoticeMessage, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
-import {
-  useAskDatesPreview,
-  useCelebrationSettings,
-  useSaveCelebrationSettings,
-  useSendAskDates,
-  useUpcoming,
-} from "../lib/celebrations.ts";
-import { formatLongDay } from "../lib/format.ts";
-import { usePeopleById } from "../lib/people.ts";
+import { useCelebrationSettings, useSaveCelebrationSettings } from "../lib/celebrations.ts";
+import { usePeopleById, usePersonName } from "../lib/people.ts";
 import { useChannels, usePeople } from "../lib/queries.ts";
 import type { CelebrationSettings } from "../lib/types.ts";
+import { AskDates, Upcoming } from "./celebrations-lists.tsx";
 
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
@@ -226,89 +220,38 @@ function SettingsForm({
   );
 }
 
-function Upcoming() {
-  const upcoming = useUpcoming(true);
-  return (
-    <QueryView query={upcoming} loading="Loading upcoming celebrations…">
-      {(list) =>
-        list.length === 0 ? (
-          <Empty title="Nothing to celebrate in the next 30 days." />
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Date</th>
-                  {/* Secondary at phone width, where four columns would overflow the card. */}
-                  <th scope="col" className="hide-narrow">
-                    Posted
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={`${c.kind}-${c.user_id}-${c.date}`}>
-                    <td>{c.name}</td>
-                    <td>
-                      {c.kind === "birthday"
-                        ? "Birthday"
-                        : `Work anniversary (${c.years} year${c.years === 1 ? "" : "s"})`}
-                    </td>
-                    <td>{formatLongDay(c.date)}</td>
-                    <td className="hide-narrow">{c.post_date ? formatLongDay(c.post_date) : "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      }
-    </QueryView>
-  );
-}
-
-function AskDates() {
+/** A member's view of the settings: what they are, in words; only admins get the form. */
+function SettingsSummary({ settings }: { settings: CelebrationSettings }) {
   const channels = useChannels();
-  /** The message as Slack shows it: a channel mention reads as #name. */
-  const readable = (text: string) =>
-    text.replace(/<#([A-Z0-9]+)>/g, (_, id: string) => `#${channels.data?.find((c) => c.id === id)?.name ?? id}`);
-  const preview = useAskDatesPreview(true);
-  const send = useSendAskDates();
-  const [notice, setNotice] = useState<NoticeMessage | undefined>();
+  const name = usePersonName();
+  const channel = settings.channel_id
+    ? `#${channels.data?.find((c) => c.id === settings.channel_id)?.name ?? "a channel"}`
+    : "none set: nothing is posted";
+  const kinds = [settings.birthdays ? "birthdays" : "", settings.anniversaries ? "work anniversaries" : ""].filter(
+    Boolean,
+  );
+  const rows: [string, string][] = [
+    ["Channel", channel],
+    ["Celebrates", kinds.length > 0 ? kinds.join(" and ") : "nothing (both are off)"],
+    ["Post time", `${settings.post_time} (${settings.timezone})`],
+    ["Working days", settings.working_days.map((d) => WEEKDAY_LABELS[d]).join(", ") || "none"],
+    ["Celebrations admins", settings.admins.map((id) => name(id)).join(", ") || "none"],
+  ];
   return (
-    <QueryView query={preview} loading="Counting who is missing dates…">
-      {(p) => (
-        <>
-          {notice ? (
-            <Notice kind={notice.kind} onDismiss={() => setNotice(undefined)}>
-              {notice.text}
-            </Notice>
-          ) : null}
-          <p>
-            {p.count === 0
-              ? "Nobody to ask right now: everyone has their dates, opted out, or was asked in the last 30 days."
-              : `${p.count} ${p.count === 1 ? "person is" : "people are"} missing a birthday or a start date.`}
-          </p>
-          <blockquote className="muted">{readable(p.text)}</blockquote>
-          <button
-            type="button"
-            className="button"
-            disabled={p.count === 0 || send.isPending}
-            onClick={() =>
-              send.mutate(undefined, {
-                onSuccess: (r) =>
-                  setNotice({ kind: "success", text: `Asked ${r.sent} ${r.sent === 1 ? "person" : "people"}.` }),
-                onError: (err) => setNotice({ kind: "error", text: errorMessage(err) }),
-              })
-            }
-          >
-            {send.isPending ? "Sending…" : "Ask them in Slack"}
-          </button>
-        </>
-      )}
-    </QueryView>
+    <>
+      <dl className="schedule-facts">
+        {rows.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted">
+        Only workspace admins and Celebrations admins can change these and see the upcoming list. Your own birthday and
+        start date are on your profile.
+      </p>
+    </>
   );
 }
 
@@ -331,14 +274,20 @@ export function CelebrationsPage() {
           </Notice>
         ) : null}
         <QueryView query={settings} loading="Loading Celebrations settings…">
-          {(s) => <SettingsForm key={JSON.stringify(s)} settings={s} setNotice={setNotice} />}
+          {(s) =>
+            s.can_manage ? (
+              <SettingsForm key={JSON.stringify(s)} settings={s} setNotice={setNotice} />
+            ) : (
+              <SettingsSummary settings={s} />
+            )
+          }
         </QueryView>
       </section>
       {manage ? (
         <>
           <section className="card" aria-labelledby="celebrations-upcoming-title">
             <h2 id="celebrations-upcoming-title">Next 30 days</h2>
-            <Upcoming />
+            <Upcoming channelSet={Boolean(settings.data?.channel_id)} />
           </section>
           <section className="card" aria-labelledby="celebrations-ask-title">
             <h2 id="celebrations-ask-title">Ask for missing dates</h2>
