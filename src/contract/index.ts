@@ -68,7 +68,7 @@ export type Rule = z.output<typeof rules.rule>;
 export type RuleTrigger = Rule["trigger"];
 export type RuleAction = Rule["action"];
 /** What POST takes (PUT: any of these); trigger_threshold and schedule_id may be null. */
-export type RuleInput = Omit<Rule, "id" | "created_at">;
+export type RuleInput = Omit<Rule, "id" | "created_at" | "last_fired_at" | "fired_count">;
 export type Kudo = z.output<typeof kudos.kudo>;
 export type LeaderboardEntry = z.output<typeof kudos.leaderboardEntry>;
 export type WebhookEventType = z.output<typeof webhooks.webhookEventType>;

@@ -25,5 +25,12 @@ export const rule = z
     schedule_id: z.string().nullable().describe("Only this standup's events; null: every standup"),
     active: z.boolean(),
     created_at: isoTimestamp,
+    last_fired_at: isoTimestamp
+      .nullable()
+      .describe("When the rule last acted (posted its alert or DM); null when it has not in the last 90 days"),
+    fired_count: z
+      .number()
+      .int()
+      .describe("How many times the rule acted in the last 90 days (older firings are pruned)"),
   })
   .meta({ id: "Rule" });

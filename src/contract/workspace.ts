@@ -51,6 +51,11 @@ export const lastRun = z
     trigger: z.enum(["schedule", "manual"]).describe('"manual" for Run now'),
     asked: z.number().int().describe("Participants asked so far"),
     answered: z.number().int().describe("Participants who answered"),
+    asked_later: z
+      .number()
+      .int()
+      .describe("Participants still to be asked later, at their own time (member-timezone standups)"),
+    away: z.number().int().describe("Participants away on the run's date: not asked, counted nowhere"),
   })
   .meta({ id: "LastRun" });
 

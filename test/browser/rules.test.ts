@@ -116,7 +116,10 @@ describe.runIf(hasChromium)("the Rules page in a real browser", () => {
     await page.getByRole("button", { name: "Add rule" }).click();
     const dmRow = page.getByRole("row").filter({ hasText: "DM Lea Lead" });
     await expect.poll(() => dmRow.count(), { timeout: 10_000 }).toBe(1);
-    expect(await dmRow.getByRole("rowheader").textContent()).toBe("Someone reports a blocker");
+    // The trigger, and under it that a new rule has not fired yet.
+    expect(await dmRow.getByRole("rowheader").textContent()).toBe(
+      "Someone reports a blockerNot fired in the last 90 days",
+    );
     expect(await dmRow.getByRole("cell").first().textContent()).toBe("Every standup");
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, "rules.png"), fullPage: true });

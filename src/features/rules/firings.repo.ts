@@ -34,6 +34,26 @@ export async function claimFirings(ex: Executor, triggers: RuleTrigger[], s: Fir
   return inserted.map((r) => Number(r.id));
 }
 
+export interface FiringStats {
+  lastFiredAt: Date | null;
+  firedCount: number;
+}
+
+/**
+ * How often each of the workspace's rules acted (posted its alert) and when last, by rule id. A firing that found
+ * nothing to say (not below the threshold, blocker cleared, gave up) did not fire; firings older than the retention
+ * are pruned, so the count covers that window. Rules that never acted are absent.
+ */
+export async function firingStats(ex: Executor, teamId: string, ruleId?: number): Promise<Map<number, FiringStats>> {
+  const found = await rows<{ rule_id: number; last: string | Date; n: number }>(
+    ex,
+    sql`select rule_id, max(done_at) as last, count(*)::int as n from rule_firings
+        where team_id = ${teamId} and outcome = 'posted' ${ruleId === undefined ? sql`` : sql`and rule_id = ${ruleId}`}
+        group by rule_id`,
+  );
+  return new Map(found.map((r) => [Number(r.rule_id), { lastFiredAt: new Date(r.last), firedCount: Number(r.n) }]));
+}
+
 export interface FiringRow {
   id: number;
   teamId: string;

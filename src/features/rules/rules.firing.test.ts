@@ -318,6 +318,31 @@ describe("workflow rules fire exactly once, on their own workspace's events", as
     );
     expect((await firings(participationToAlerts)).map((f) => f.outcome)).toEqual(["posted", "posted"]);
     await teamBUntouched();
+
+    // The rules list tells each rule's history: only firings that posted count (not_below, gave_up do not).
+    const listed = await t.inject({ method: "GET", url: "/dashboard/api/rules", headers: { cookie: admin } });
+    const fired = new Map(
+      (listed.json() as { id: number; last_fired_at: string | null; fired_count: number }[]).map((r) => [
+        r.id,
+        [r.last_fired_at, r.fired_count],
+      ]),
+    );
+    expect(fired.get(participationToAlerts)).toEqual(["2026-03-03T00:00:30.000Z", 2]);
+    expect(fired.get(moodToAdmin)).toEqual(["2026-03-03T00:00:30.000Z", 1]);
+    expect(fired.get(platformBlockerToGone)).toEqual([null, 0]);
+    expect(fired.get(inactive)).toEqual([null, 0]);
+    expect(fired.get(blockerToAlerts)?.[1]).toBe(3);
+    // An edit answers with the same history.
+    const edited = await t.inject({
+      method: "PUT",
+      url: `/dashboard/api/rules/${participationToAlerts}`,
+      headers: { cookie: admin, "content-type": "application/json" },
+      payload: JSON.stringify({ trigger_threshold: 70 }),
+    });
+    expect(edited.json()).toMatchObject({ last_fired_at: "2026-03-03T00:00:30.000Z", fired_count: 2 });
+    // Another workspace's list counts nothing of this one's.
+    const theirs = await t.inject({ method: "GET", url: "/dashboard/api/rules", headers: { cookie: otherAdmin } });
+    for (const r of theirs.json() as { fired_count: number }[]) expect(r.fired_count).toBe(0);
   });
 
   it("a day everyone answers without a mood fires neither close rule", async () => {

@@ -129,6 +129,8 @@ describe("workflow rules API", async () => {
       schedule_id: null,
       active: true,
       created_at: t.clock.now().toISOString(),
+      last_fired_at: null,
+      fired_count: 0,
     });
     const participation = await created({ ...participationToAdmin, schedule_id: scheduleId });
     expect(participation).toMatchObject({

@@ -1,6 +1,7 @@
 import type { Rule } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { type FiringStats, firingStats } from "./firings.repo.ts";
 import { MAX_RULES, type RuleCreate, type RuleShape, type RuleUpdate, ruleProblem } from "./rules.input.ts";
 import { checkAdminTarget, checkChannelTarget, checkSchedule } from "./rules.refs.ts";
 import {
@@ -21,7 +22,9 @@ const MAX_SERIAL = 2_147_483_647;
 /** Edits racing on one rule: after this many lost compare-and-sets the caller is told to try again. */
 const MAX_EDIT_ATTEMPTS = 3;
 
-export function presentRule(row: RuleRow): Rule {
+const NEVER_FIRED: FiringStats = { lastFiredAt: null, firedCount: 0 };
+
+export function presentRule(row: RuleRow, fired: FiringStats = NEVER_FIRED): Rule {
   return {
     id: row.id,
     trigger: row.trigger,
@@ -31,6 +34,8 @@ export function presentRule(row: RuleRow): Rule {
     schedule_id: row.scheduleId,
     active: row.active,
     created_at: row.createdAt.toISOString(),
+    last_fired_at: fired.lastFiredAt?.toISOString() ?? null,
+    fired_count: fired.firedCount,
   };
 }
 
@@ -53,7 +58,8 @@ async function checkTarget(deps: RuleDeps, teamId: string, shape: RuleShape): Pr
 }
 
 export async function listRules(deps: Pick<Deps, "db">, teamId: string): Promise<Rule[]> {
-  return (await selectRules(deps.db, teamId)).map(presentRule);
+  const [found, fired] = await Promise.all([selectRules(deps.db, teamId), firingStats(deps.db, teamId)]);
+  return found.map((row) => presentRule(row, fired.get(row.id)));
 }
 
 const capReached = () =>
@@ -134,7 +140,8 @@ export async function updateRule(deps: RuleDeps, teamId: string, rawId: string, 
       active: next.active,
     };
     const saved = await updateRuleRow(deps.db, teamId, id, current.version, patch, deps.clock.now());
-    if (saved) return presentRule(saved);
+    // An edited rule keeps its history: the answer shows the same firings as the list.
+    if (saved) return presentRule(saved, (await firingStats(deps.db, teamId, id)).get(id));
   }
   throw conflict("The rule was changed by someone else at the same time; load it again and retry");
 }

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { addHoliday, seedRun } from "../../../test/support/factories.ts";
+import { rows } from "../../db/client.ts";
 import { schedules } from "../../db/schema.ts";
 import { listSchedules } from "./schedules.service.ts";
 
@@ -222,6 +223,8 @@ describe("next run, last run and participant count", async () => {
       trigger: "schedule",
       asked: 3,
       answered: 2,
+      asked_later: 0,
+      away: 0,
     });
     // Today's run happened early (Run now): the 16:00 start today is not the next run; Monday 30 is a holiday.
     await seedRun(t.deps.db, {
@@ -234,6 +237,23 @@ describe("next run, last run and participant count", async () => {
     const after = await listed(s.id);
     expect(after.last_run).toMatchObject({ local_date: "2026-03-27", asked: 1, answered: 0 });
     expect(after.next_run_at).toBe("2026-03-31T16:00:00.000Z");
+    // Who the run did not ask, and why: one away, one whose own time is to come, one whose time long passed.
+    const [run] = await rows<{ id: number }>(
+      t.deps.db,
+      sql`select id::int as id from standup_runs where schedule_id = ${s.id} and local_date = '2026-03-27'`,
+    );
+    const now = t.clock.now().getTime();
+    for (const [userId, status, askAt] of [
+      ["U0NXTAWAY", "away", null],
+      ["U0NXTLATER", "pending", new Date(now + 3_600_000)],
+      ["U0NXTLONGAGO", "pending", new Date(now - 24 * 3_600_000)],
+    ] as const) {
+      await t.deps.db.execute(
+        sql`insert into run_participants (run_id, user_id, team_id, status, ask_at, created_at)
+            values (${run!.id}, ${userId}, ${TEAM}, ${status}, ${askAt?.toISOString() ?? null}, now())`,
+      );
+    }
+    expect((await listed(s.id)).last_run).toMatchObject({ asked: 1, answered: 0, asked_later: 1, away: 1 });
   });
 
   it("participant_count counts the channel's active members: no bots, strangers or people who left", async () => {

@@ -84,7 +84,7 @@ export async function presentSchedules(deps: DetailDeps, teamId: string, list: S
   const now = deps.clock.now();
   const today = DateTime.fromJSDate(now, { zone: "utc" }).toISODate()!;
   const [lastRuns, holidays, names, participants] = await Promise.all([
-    selectLastRuns(deps.db, teamId),
+    selectLastRuns(deps.db, teamId, now),
     holidaysBetween(deps, [teamId], shiftDate(today, -1), shiftDate(today, NEXT_RUN_HORIZON_DAYS + 1), "standups"),
     list.some((s) => s.name === "") ? channelNames(deps, teamId) : new Map<string, string>(),
     participantsByChannel(
@@ -118,6 +118,8 @@ export async function presentSchedules(deps: DetailDeps, teamId: string, list: S
             trigger: last.trigger,
             asked: last.asked,
             answered: last.answered,
+            asked_later: last.askedLater,
+            away: last.away,
           }
         : null,
       participant_count: participants.get(row.channelId)?.length ?? last?.asked ?? 0,

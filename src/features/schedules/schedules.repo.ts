@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { installations, schedules } from "../../db/schema.ts";
+import { DEFAULT_MAX_LATE_MINUTES } from "./timing.ts";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type NewScheduleRow = typeof schedules.$inferInsert;
@@ -112,6 +113,9 @@ export interface LastRunRow {
   trigger: "schedule" | "manual";
   asked: number;
   answered: number;
+  /** Pending participants whose own time is still to come (or within the scheduler's catch-up window). */
+  askedLater: number;
+  away: number;
 }
 
 /**
@@ -119,13 +123,21 @@ export interface LastRunRow {
  * the (schedule_id, local_date) unique index backwards and stops at the first row, and only that run's
  * participants and answers are counted. Participants still `pending` (member-timezone runs) are not asked yet.
  */
-export async function selectLastRuns(ex: Executor, teamId: string): Promise<LastRunRow[]> {
+export async function selectLastRuns(ex: Executor, teamId: string, now: Date): Promise<LastRunRow[]> {
+  const at = now.toISOString();
   return rows<LastRunRow>(
     ex,
     sql`select s.id as "scheduleId", last.local_date::text as "localDate", last.status, last.trigger,
                (select count(*) from run_participants p
                  where p.run_id = last.id and p.status not in ('pending', 'away'))::int as asked,
-               (select count(*) from responses r where r.run_id = last.id)::int as answered
+               (select count(*) from responses r where r.run_id = last.id)::int as answered,
+               -- As the Today card counts them (insights/today.repo.ts), so both say the same.
+               (select count(*) from run_participants p
+                 where p.run_id = last.id and p.status = 'pending'
+                   and p.ask_at > ${at}::timestamptz - make_interval(mins => ${DEFAULT_MAX_LATE_MINUTES}))::int
+                 as "askedLater",
+               (select count(*) from run_participants p
+                 where p.run_id = last.id and p.status = 'away')::int as away
         from schedules s
         cross join lateral (
           select run.id, run.local_date, run.status, run.trigger from standup_runs run

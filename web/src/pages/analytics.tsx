@@ -16,14 +16,17 @@ import { ANALYTICS_DAYS, apiFilters, filtersPath, readFilters, type ViewFilters 
 const awaitingIn = (days: ParticipationRow[]) => days.reduce((n, d) => n + d.awaiting, 0);
 
 type SortKey = "real_name" | "asked" | "submitted" | "pct" | "current_streak" | "blockers";
-/** On narrow screens the counts behind the percentage are hidden (`wide`), so the table fits without scrolling. */
+/**
+ * On narrow screens the `wide` columns are hidden so the table fits 390 px without scrolling: the counts behind the
+ * percentage, the streak and the blockers show under the member's name instead.
+ */
 const COLUMNS: { key: SortKey; label: string; numeric: boolean; wide?: boolean }[] = [
   { key: "real_name", label: "Member", numeric: false },
   { key: "asked", label: "Asked", numeric: true, wide: true },
   { key: "submitted", label: "Answered", numeric: true, wide: true },
   { key: "pct", label: "Participation", numeric: true },
-  { key: "current_streak", label: "Streak", numeric: true },
-  { key: "blockers", label: "Blockers reported", numeric: true },
+  { key: "current_streak", label: "Streak", numeric: true, wide: true },
+  { key: "blockers", label: "Blockers reported", numeric: true, wide: true },
 ];
 
 /** `reportsOf(user_id)`: the Reports address of one member's answers under the page's period and standup. */
@@ -80,6 +83,9 @@ function MemberTable({
                 <Link to={reportsOf(m.user_id)} title={`${m.real_name}'s answers in Reports`}>
                   {m.real_name || FORMER_MEMBER}
                 </Link>
+                <span className="member-meta show-narrow">
+                  Streak {m.current_streak} · {plural(m.blockers, "blocker")} reported
+                </span>
               </th>
               <td className="num hide-narrow">{m.asked}</td>
               <td className="num hide-narrow">{m.submitted}</td>
@@ -94,8 +100,8 @@ function MemberTable({
                   {m.submitted} of {m.asked}
                 </span>
               </td>
-              <td className="num">{m.current_streak}</td>
-              <td className="num">{m.blockers}</td>
+              <td className="num hide-narrow">{m.current_streak}</td>
+              <td className="num hide-narrow">{m.blockers}</td>
             </tr>
           ))}
         </tbody>

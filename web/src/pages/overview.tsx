@@ -4,7 +4,7 @@ import { AnswerCard } from "../components/answer.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { formatDay, formatLongDay, plural, trendWord } from "../lib/format.ts";
-import { answeredWords } from "../lib/participation.ts";
+import { answeredTodayWords, answeredWords } from "../lib/participation.ts";
 import { useAnalytics, useStats, useToday } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
@@ -44,6 +44,13 @@ function StatCard({
 export const ACTIVE_BLOCKERS_HINT =
   "people whose latest answer, in any standup, in the last 7 days still names a blocker";
 
+/** Answered of the people asked today, as the Today card below counts them (the stats' count is of all members). */
+function AnsweredTodayCard() {
+  const today = useToday();
+  const words = today.data ? answeredTodayWords(today.data.standups) : undefined;
+  return <StatCard label="Answered today" value={words?.value ?? "…"} hint={words?.hint} />;
+}
+
 function StatsCards() {
   const stats = useStats();
   return (
@@ -51,11 +58,7 @@ function StatsCards() {
       {(s) => (
         <dl className="stats">
           <StatCard label="Members" value={String(s.total_members)} hint="active in Upbeat" />
-          <StatCard
-            label="Answered today"
-            value={String(s.submitted_today)}
-            hint={s.total_members ? `of ${s.total_members} members` : undefined}
-          />
+          <AnsweredTodayCard />
           <StatCard label="Participation" value={`${s.participation_7d_pct}%`} hint="last 7 days" />
           <StatCard
             label="Active blockers"

@@ -4,6 +4,7 @@ import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, ApiError, errorMessage, query } from "../lib/api.ts";
 import { formatDayRange, isIsoDate, plural } from "../lib/format.ts";
+import { reportCountsWords } from "../lib/participation.ts";
 import { useReportPages } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
@@ -22,12 +23,22 @@ const QUICK_RANGES = [7, 14, 30];
 /** How long typing in the search box waits before the address (and the answers) follow. */
 const SEARCH_DELAY_MS = 350;
 
-function Summary({ data, loaded, updating }: { data: Reports; loaded: number; updating: boolean }) {
+function Summary({
+  data,
+  loaded,
+  updating,
+  q,
+}: {
+  data: Reports;
+  loaded: number;
+  updating: boolean;
+  /** The search the answers are narrowed by: the summary then tells matching answers from participation. */
+  q: string | undefined;
+}) {
   const s = data.summary;
   return (
     <p className="summary" aria-live="polite">
-      {formatDayRange(data.from, data.to)}: {plural(s.responses, "answer")} from {plural(s.members_answered, "member")}
-      {s.asked > 0 ? ` · ${s.pct}% participation (${s.answered} of ${s.asked} asked)` : ""}
+      {formatDayRange(data.from, data.to)}: {reportCountsWords(s, q)}
       {s.awaiting > 0 ? `, ${s.awaiting} awaiting (not counted until their standup closes)` : ""}
       {" · "}
       <span aria-describedby="active-blockers-help">{plural(s.active_blockers, "active blocker")}</span>.
@@ -192,7 +203,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             if (!page) return null;
             return (
               <>
-                <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} />
+                <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} q={f.q} />
                 {groups.length === 0 ? (
                   <Empty title={f.q ? "No answers match" : "No answers in this range"}>
                     <p>

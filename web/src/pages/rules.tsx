@@ -6,6 +6,7 @@ import { errorMessage } from "../lib/api.ts";
 import { useDeleteRule, useUpdateRule } from "../lib/mutations.ts";
 import { FORMER_MEMBER } from "../lib/people.ts";
 import { useChannels, useMembers, useRules } from "../lib/queries.ts";
+import { ruleFiredWords } from "../lib/rule-fired.ts";
 import { type StandupLabel, useStandupLabel } from "../lib/standup-label.ts";
 import type { Channel, Member, Rule } from "../lib/types.ts";
 import { CreateRule, MAX_RULES } from "./rule-form.tsx";
@@ -74,7 +75,10 @@ function RuleList({
             const name = `${describeTrigger(r)}: ${describeAction(r, channels.data, members.data)}`;
             return (
               <tr key={r.id} className={r.active ? undefined : "row-inactive"}>
-                <th scope="row">{describeTrigger(r)}</th>
+                <th scope="row">
+                  {describeTrigger(r)}
+                  <span className="muted fact-note rule-fired">{ruleFiredWords(r)}</span>
+                </th>
                 <td>{describeStandup(r, label)}</td>
                 <td>{describeAction(r, channels.data, members.data)}</td>
                 <td>

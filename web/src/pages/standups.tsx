@@ -14,6 +14,7 @@ import {
   standupTimeParts,
 } from "../lib/format.ts";
 import { useDeleteStandup, useRunStandup, useUpdateStandup } from "../lib/mutations.ts";
+import { lastRunAnsweredWords, notAskedWords } from "../lib/participation.ts";
 import { useChannels, useStandups } from "../lib/queries.ts";
 import { Link } from "../lib/router.tsx";
 import type { Channel, Schedule } from "../lib/types.ts";
@@ -66,8 +67,8 @@ function describeLastRun(schedule: Schedule): string {
   if (!last) return "None yet";
   const day = formatDay(last.local_date);
   if (last.status === "skipped") return `${day}: skipped (the service was down)`;
-  const answered = `${last.answered} of ${last.asked} answered${last.status === "open" ? " so far" : ""}`;
-  return `${day}${last.trigger === "manual" ? " (run now)" : ""}: ${answered}`;
+  const notAsked = notAskedWords(last);
+  return `${day}${last.trigger === "manual" ? " (run now)" : ""}: ${lastRunAnsweredWords(last)}${notAsked ? ` · ${notAsked}` : ""}`;
 }
 
 function ScheduleCard({
@@ -112,7 +113,16 @@ function ScheduleCard({
           </div>
           <div>
             <dt>Participants</dt>
-            <dd>{plural(schedule.participant_count, "person", "people")}</dd>
+            <dd>
+              {plural(schedule.participant_count, "person", "people")}
+              {schedule.last_run && schedule.last_run.asked !== schedule.participant_count ? (
+                <span className="muted fact-note">
+                  {schedule.ask_in_member_timezone
+                    ? " in the channel now; people away, and those whose own time has not come, are not asked"
+                    : " in the channel now; people away are not asked"}
+                </span>
+              ) : null}
+            </dd>
           </div>
         </dl>
         <details className="schedule-questions">
@@ -315,7 +325,8 @@ export function StandupsPage({ isAdmin }: { isAdmin: boolean }) {
             <p>
               <strong>{running.name}</strong> asks{" "}
               <strong>{plural(running.participant_count, "person", "people")}</strong> in{" "}
-              {channelLabel(channels.data, running.channel_id)} now, by direct message.
+              {channelLabel(channels.data, running.channel_id)} now, by direct message (people on time off today are not
+              asked).
             </p>
             <p className="muted">
               This is today's run: the scheduled time today (

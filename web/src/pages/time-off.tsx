@@ -144,7 +144,11 @@ function RangeTable({ ranges, showMember }: { ranges: TimeOffRange[]; showMember
         <table className="table">
           <thead>
             <tr>
-              {showMember ? <th scope="col">Member</th> : null}
+              {showMember ? (
+                <th scope="col" className="hide-narrow">
+                  Member
+                </th>
+              ) : null}
               <th scope="col">Days</th>
               <th scope="col">Reason</th>
               <th scope="col">
@@ -155,8 +159,10 @@ function RangeTable({ ranges, showMember }: { ranges: TimeOffRange[]; showMember
           <tbody>
             {ranges.map((r) => (
               <tr key={r.id}>
-                {showMember ? <td>{r.real_name}</td> : null}
+                {showMember ? <td className="hide-narrow">{r.real_name}</td> : null}
                 <td>
+                  {/* At 390 px the member's name heads the days, so the Remove button fits beside them. */}
+                  {showMember ? <strong className="show-narrow">{r.real_name}</strong> : null}
                   {days(r)} {r.current ? <span className="badge badge-active">Away now</span> : null}
                 </td>
                 <td>{r.reason}</td>
