@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runStartFor } from "../../src/features/schedules/timing.ts";
+import { runStartFor } from "../../src/features/schedules/index.ts";
 import {
   formatClock,
   formatDate,

@@ -42,7 +42,12 @@ describe("GET /dashboard/api/people", async () => {
       real_name: "bob Builder",
       image_72: "http://evil.example/x.png",
     });
-    t.fake.addUser(TEAM, { id: "U0PPLCAT", name: "cat", real_name: "Cat Else", image_72: "https://else.example/c.png" });
+    t.fake.addUser(TEAM, {
+      id: "U0PPLCAT",
+      name: "cat",
+      real_name: "Cat Else",
+      image_72: "https://else.example/c.png",
+    });
     t.fake.addUser(TEAM, { id: "U0PPLGONE", name: "gone", real_name: "Aaron Gone" });
     await syncMembers(t.deps, TEAM);
     t.fake.addUser(TEAM, { id: "U0PPLGONE", name: "gone", real_name: "Aaron Gone", deleted: true });
