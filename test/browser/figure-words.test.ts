@@ -152,13 +152,16 @@ describe.runIf(hasChromium)("figures a newcomer found confusing, in a real brows
     expect(ruleId).toBeGreaterThan(0);
   });
 
-  it("at 390 px the Time off page's Remove button and the Analytics table's last column are on screen", async () => {
+  it("at 390 px the Time off page's Remove button, the Rules page's Delete and the Analytics table's last column are on screen", async () => {
     const timeOff = await at("/time-off", NARROW, "Family visit abroad");
     expect(await rightEdge(timeOff, "tbody button:has-text('Remove')")).toBeLessThanOrEqual(NARROW.width);
     expect(await tableReach(timeOff)).toMatchObject({ scrolls: false });
     expect((await tableReach(timeOff)).right).toBeLessThanOrEqual(NARROW.width);
     // The member's name still shows, above the days.
     expect(await timeOff.locator("tbody strong.show-narrow").first().isVisible()).toBe(true);
+    const rules = await at("/rules", NARROW, "Last fired");
+    expect(await rightEdge(rules, "tbody button:has-text('Delete')")).toBeLessThanOrEqual(NARROW.width);
+    expect(await tableReach(rules)).toMatchObject({ scrolls: false });
     const analytics = await at("/analytics", NARROW, "Blockers reported");
     expect(await tableReach(analytics)).toMatchObject({ scrolls: false });
     expect((await tableReach(analytics)).right).toBeLessThanOrEqual(NARROW.width);

@@ -62,7 +62,9 @@ function RuleList({
         <thead>
           <tr>
             <th scope="col">When</th>
-            <th scope="col">In</th>
+            <th scope="col" className="hide-narrow">
+              In
+            </th>
             <th scope="col">Then</th>
             <th scope="col">Active</th>
             <th scope="col">
@@ -77,9 +79,13 @@ function RuleList({
               <tr key={r.id} className={r.active ? undefined : "row-inactive"}>
                 <th scope="row">
                   {describeTrigger(r)}
+                  {/* Narrow screens drop the "In" column: the standup reads under the trigger instead. */}
+                  <span className="muted show-narrow rule-in">
+                    {r.schedule_id ? `in ${label(r.schedule_id)}` : "in every standup"}
+                  </span>
                   <span className="muted fact-note rule-fired">{ruleFiredWords(r)}</span>
                 </th>
-                <td>{describeStandup(r, label)}</td>
+                <td className="hide-narrow">{describeStandup(r, label)}</td>
                 <td>{describeAction(r, channels.data, members.data)}</td>
                 <td>
                   <div className="field-check">
