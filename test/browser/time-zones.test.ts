@@ -85,8 +85,9 @@ describe.runIf(hasChromium)("dates and times in the viewer's zone, in a real bro
     for (const [name, width] of WIDTHS) {
       const page = await open("/dashboard/time-off", width);
       await expect
-        .poll(() => page.getByRole("cell", { name: range, exact: true }).count(), { timeout: 10_000 })
-        .toBe(1);
+        // At 390 px the cell also names the member above the days: the range is read from the table's text.
+        .poll(() => page.locator("tbody").first().innerText(), { timeout: 10_000 })
+        .toContain(range);
       await page.screenshot({ path: join(OUTPUT, `time-zones-time-off-${name}.png`), fullPage: true });
       await page.close();
     }
