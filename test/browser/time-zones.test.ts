@@ -86,7 +86,7 @@ describe.runIf(hasChromium)("dates and times in the viewer's zone, in a real bro
       const page = await open("/dashboard/time-off", width);
       await expect
         // At 390 px the cell also names the member above the days: the range is read from the table's text.
-        .poll(() => page.locator("tbody").first().innerText(), { timeout: 10_000 })
+        .poll(() => page.locator("tbody").first().textContent(), { timeout: 10_000 })
         .toContain(range);
       await page.screenshot({ path: join(OUTPUT, `time-zones-time-off-${name}.png`), fullPage: true });
       await page.close();

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { useMe, usePeople, useStandups } from "../lib/queries.ts";
 import { useStandupLabel } from "../lib/standup-label.ts";
+import { Empty } from "./states.tsx";
 
 /**
  * The standup and member filters of Reports and Analytics, labelled by name. An id from the address that the
@@ -68,5 +69,17 @@ export function MemberFilter({ value, onChange }: { value?: string | undefined; 
         ))}
       </select>
     </div>
+  );
+}
+
+/** What a page shows for a link that names a standup this workspace does not have, with the way back. */
+export function MissingStandup({ onShowAll }: { onShowAll: () => void }) {
+  return (
+    <Empty title="This standup no longer exists">
+      <p>The link names a standup this workspace does not have (it may have been removed).</p>
+      <button type="button" className="button" onClick={onShowAll}>
+        Show all standups
+      </button>
+    </Empty>
   );
 }

@@ -1,6 +1,6 @@
 import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
-import { MemberFilter, StandupFilter } from "../components/filter-selects.tsx";
+import { MemberFilter, MissingStandup, StandupFilter } from "../components/filter-selects.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { ApiError } from "../lib/api.ts";
@@ -169,12 +169,7 @@ export function AnalyticsPage({ search }: { search: URLSearchParams }) {
         <MemberFilter value={f.member} onChange={(member) => go({ member })} />
       </div>
       {missingStandup ? (
-        <Empty title="This standup no longer exists">
-          <p>The link names a standup this workspace does not have (it may have been removed).</p>
-          <button type="button" className="button" onClick={() => go({ standup: undefined })}>
-            Show all standups
-          </button>
-        </Empty>
+        <MissingStandup onShowAll={() => go({ standup: undefined })} />
       ) : (
         <QueryView query={analytics} loading="Loading analytics…">
           {(a) => (

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
-import { MemberFilter, StandupFilter } from "../components/filter-selects.tsx";
+import { MemberFilter, MissingStandup, StandupFilter } from "../components/filter-selects.tsx";
 import { PageHeader } from "../components/layout.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, ApiError, errorMessage, query } from "../lib/api.ts";
@@ -190,12 +190,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
       </form>
 
       {missingStandup ? (
-        <Empty title="This standup no longer exists">
-          <p>The link names a standup this workspace does not have (it may have been removed).</p>
-          <button type="button" className="button" onClick={() => go({ standup: undefined })}>
-            Show all standups
-          </button>
-        </Empty>
+        <MissingStandup onShowAll={() => go({ standup: undefined })} />
       ) : (
         <QueryView query={reports} loading="Loading answers…">
           {(data) => {
