@@ -16,7 +16,9 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
+import type { AnswerValue, QuestionDetail } from "../contract/questions.ts";
 
 /** PostgreSQL full-text vector; drizzle has no built-in type for it. */
 export const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -180,6 +182,10 @@ export const schedules = pgTable(
     scheduleTz: text("schedule_tz").notNull(),
     scheduleDays: text("schedule_days").notNull(),
     questions: jsonb("questions").$type<string[]>().notNull(),
+    /** Each question's type, options and flags, in the order of `questions`; null: all required free text. */
+    questionDetails: jsonb("question_details").$type<QuestionDetail[]>(),
+    /** From this many hours before a run a member may answer it ahead (0: not ahead). */
+    answerEarlyHours: integer("answer_early_hours").notNull().default(12),
     active: boolean("active").notNull().default(true),
     /** 1–80 characters; empty means the default, "#<channel> standup". */
     name: text("name").notNull().default(""),
@@ -240,6 +246,8 @@ export const standupRuns = pgTable(
     localDate: date("local_date", { mode: "string" }).notNull(),
     channelId: text("channel_id").notNull(),
     questions: jsonb("questions").$type<string[]>().notNull(),
+    /** The questions' types and options as the run asked them; null: all required free text. */
+    questionDetails: jsonb("question_details").$type<QuestionDetail[]>(),
     /** The schedule's blocker question as it was when the run started (1-based; null: none). */
     blockerQuestion: integer("blocker_question").default(3),
     /** "schedule" for the timed run, "manual" for Run now. */
@@ -347,6 +355,10 @@ export const responses = pgTable(
     userId: text("user_id").notNull(),
     standupDate: date("standup_date", { mode: "string" }).notNull(),
     answers: jsonb("answers").$type<string[]>().notNull(),
+    /** Each question's typed value (null for text, unanswered and anonymous questions); null: all text. */
+    answerValues: jsonb("answer_values").$type<AnswerValue[]>(),
+    /** Given after the member's window on the run closed, before the standup's next run started. */
+    late: boolean("late").notNull().default(false),
     yesterday: text("yesterday").notNull().default(""),
     today: text("today").notNull().default(""),
     blockers: text("blockers").notNull().default(""),
@@ -372,6 +384,74 @@ export const responses = pgTable(
     index("responses_team_schedule_date_idx").on(t.teamId, t.scheduleId, t.standupDate, t.id),
     index("responses_run_idx").on(t.runId),
     index("responses_search_idx").using("gin", t.search),
+  ],
+);
+
+/** Answers given ahead of a run that has not started: they become the run's response when it asks the member. */
+export const earlyAnswers = pgTable(
+  "early_answers",
+  {
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    userId: text("user_id").notNull(),
+    localDate: date("local_date", { mode: "string" }).notNull(),
+    answers: jsonb("answers").$type<string[]>().notNull(),
+    answerValues: jsonb("answer_values").$type<AnswerValue[]>(),
+    mood: text("mood"),
+    submittedAt: tstz("submitted_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "early_answers_pk", columns: [t.teamId, t.scheduleId, t.userId, t.localDate] }),
+    index("early_answers_team_user_idx").on(t.teamId, t.userId),
+  ],
+);
+
+/** Answers to anonymous questions: no member, no time, a random key. Shown only as aggregates of five or more. */
+export const anonymousAnswers = pgTable(
+  "anonymous_answers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    standupDate: date("standup_date", { mode: "string" }).notNull(),
+    questionIndex: integer("question_index").notNull(),
+    value: jsonb("value").$type<AnswerValue>().notNull(),
+  },
+  (t) => [index("anonymous_answers_team_schedule_date_idx").on(t.teamId, t.scheduleId, t.standupDate)],
+);
+
+export type BlockerStatus = "open" | "resolved";
+/** Where a blocker was resolved. */
+export type BlockerResolvedVia = "dm" | "modal" | "answer" | "dashboard" | "mcp";
+
+/** A blocker a member reported, tracked until resolved: one open item per member and standup. */
+export const blockers = pgTable(
+  "blockers",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    userId: text("user_id").notNull(),
+    /** The latest answer that reported it. */
+    text: text("text").notNull(),
+    status: text("status").$type<BlockerStatus>().notNull().default("open"),
+    openedAt: tstz("opened_at").notNull(),
+    /** The standup date of the run that first reported it. */
+    openedDate: date("opened_date", { mode: "string" }).notNull(),
+    firstResponseId: bigint("first_response_id", { mode: "number" }),
+    lastResponseId: bigint("last_response_id", { mode: "number" }),
+    lastReportedAt: tstz("last_reported_at").notNull(),
+    lastDate: date("last_date", { mode: "string" }).notNull(),
+    resolvedAt: tstz("resolved_at"),
+    resolvedBy: text("resolved_by"),
+    resolutionNote: text("resolution_note"),
+    resolvedVia: text("resolved_via").$type<BlockerResolvedVia>(),
+  },
+  (t) => [
+    uniqueIndex("blockers_open_uq").on(t.teamId, t.scheduleId, t.userId).where(sql`${t.status} = 'open'`),
+    index("blockers_team_status_opened_idx").on(t.teamId, t.status, t.openedAt),
+    index("blockers_team_user_idx").on(t.teamId, t.userId),
   ],
 );
 
@@ -490,6 +570,8 @@ export const ruleFirings = pgTable(
     ruleId: integer("rule_id").notNull(),
     runId: bigint("run_id", { mode: "number" }).notNull(),
     responseId: bigint("response_id", { mode: "number" }),
+    /** The blocker item a blocker_open_days firing is about (run_id: the run that last reported it). */
+    blockerId: bigint("blocker_id", { mode: "number" }),
     /** What the firing job did: posted, not_below, no_data, … (null until it ran). */
     outcome: text("outcome"),
     createdAt: tstz("created_at").notNull(),
@@ -497,7 +579,10 @@ export const ruleFirings = pgTable(
   },
   (t) => [
     uniqueIndex("rule_firings_response_uq").on(t.ruleId, t.responseId).where(sql`${t.responseId} is not null`),
-    uniqueIndex("rule_firings_run_uq").on(t.ruleId, t.runId).where(sql`${t.responseId} is null`),
+    uniqueIndex("rule_firings_run_uq")
+      .on(t.ruleId, t.runId)
+      .where(sql`${t.responseId} is null and ${t.blockerId} is null`),
+    uniqueIndex("rule_firings_blocker_uq").on(t.ruleId, t.blockerId).where(sql`${t.blockerId} is not null`),
     index("rule_firings_team_created_idx").on(t.teamId, t.createdAt),
     index("rule_firings_created_idx").on(t.createdAt),
   ],

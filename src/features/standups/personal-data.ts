@@ -14,9 +14,37 @@ export const standupsPersonalData: PersonalData = {
     { kind: "rows", table: "dm_turns", column: "user_id", why: "which standup holds their DM conversation" },
     {
       kind: "rows",
+      table: "early_answers",
+      column: "user_id",
+      why: "answers they gave ahead of a run not started yet",
+    },
+    { kind: "rows", table: "blockers", column: "user_id", why: "the blockers they reported" },
+    {
+      kind: "redact",
+      table: "blockers",
+      column: "resolved_by",
+      why: "who resolved someone else's blocker (the blocker stays its reporter's)",
+    },
+    { kind: "mention", table: "blockers", column: "text", type: "text", why: "others' blockers that mention them" },
+    {
+      kind: "mention",
+      table: "blockers",
+      column: "resolution_note",
+      type: "text",
+      why: "notes on others' blockers that mention them",
+    },
+    {
+      kind: "rows",
       table: "dm_questions",
       column: "user_id",
       why: "the questions asked in their DM, with Slack timestamps (routes their DM answers)",
+    },
+    {
+      kind: "mention",
+      table: "early_answers",
+      column: "answers",
+      type: "jsonb",
+      why: "others' answers given ahead that mention them",
     },
     ...(["answers", "yesterday", "today", "blockers"] as const).map((column) => ({
       kind: "mention" as const,

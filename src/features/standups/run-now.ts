@@ -28,6 +28,7 @@ export async function runNow(deps: Deps, teamId: string, scheduleId: string): Pr
       localDate,
       channelId: s.channelId,
       questions: s.questions,
+      questionDetails: s.questionDetails,
       blockerQuestion: s.blockerQuestion,
       trigger: "manual" as const,
       memberTimezone: false,

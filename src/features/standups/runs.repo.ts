@@ -15,7 +15,7 @@ export async function existingRunKeys(ex: Executor, scheduleIds: string[], fromD
   return new Set(found.map((r) => `${r.scheduleId}|${r.localDate}`));
 }
 
-type RunDefaults = "blockerQuestion" | "trigger" | "memberTimezone";
+type RunDefaults = "blockerQuestion" | "trigger" | "memberTimezone" | "questionDetails";
 
 export type NewRun = Omit<RunRow, "id" | "parentTs" | "remindedAt" | "closedAt" | RunDefaults> &
   Partial<Pick<RunRow, RunDefaults>>;
