@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "blocker.reported",
   "standup.completed",
   "kudos.given",
+  "blocker.resolved",
 ] as const;
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);

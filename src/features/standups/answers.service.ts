@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
+import { trackBlocker } from "./blocker-items.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
 import { appendDraftAnswer } from "./drafts.repo.ts";
@@ -70,6 +71,19 @@ export async function submitResponse(
     await deps.events.emit(tx, { type, teamId: run.teamId, data, at: now });
     if (fields.hasBlocker && (await claimBlockerReported(tx, saved.id, now)))
       await deps.events.emit(tx, { type: "blocker.reported", teamId: run.teamId, data, at: now });
+    // A standup without a blocker question tracks none (and never resolves one by its answers).
+    if (run.blockerQuestion !== null) {
+      await trackBlocker(deps, tx, {
+        teamId: run.teamId,
+        scheduleId: run.scheduleId,
+        userId: input.userId,
+        responseId: saved.id,
+        standupDate: run.localDate,
+        text: fields.blockers,
+        hasBlocker: fields.hasBlocker,
+        at: now,
+      });
+    }
     if (alsoStore) await alsoStore(tx, { responseId: saved.id, channelId: run.channelId });
     return { ok: true as const, responseId: saved.id, created: saved.created };
   });

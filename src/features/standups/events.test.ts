@@ -64,6 +64,9 @@ describe("standup events for rules and webhooks", async () => {
       "blocker.reported:U0EVA",
       "standup.updated:U0EVA",
       "standup.updated:U0EVA",
+      // The edit to "none" resolves the tracked blocker item; "Blocked again" opens a new one (no event: the
+      // response already reported a blocker once).
+      "blocker.resolved:U0EVA",
       "standup.updated:U0EVA",
     ]);
   });

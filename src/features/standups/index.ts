@@ -1,5 +1,16 @@
 /** The standups feature's public face: other features (and tests, demo, bench) import from here only. */
 export { standupTimeOffSubscriber } from "./away.ts";
+export {
+  type BlockerItem,
+  type BlockerResolvedEvent,
+  blockerAgeDays,
+  confirmStillBlocked,
+  findBlocker,
+  MAX_RESOLUTION_NOTE,
+  openBlockerOf,
+  type ResolveOutcome,
+  resolveBlocker,
+} from "./blocker-items.ts";
 export { isActiveBlocker } from "./blockers.ts";
 export type { StandupCompletedEvent, StandupResponseEvent } from "./events.ts";
 export {

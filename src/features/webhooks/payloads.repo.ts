@@ -1,6 +1,6 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import { anyOf } from "../../db/arrays.ts";
-import type { Executor } from "../../db/client.ts";
+import { type Executor, rows } from "../../db/client.ts";
 import { members, responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
 import { nameOfRow } from "../../lib/person-names.ts";
 
@@ -116,4 +116,32 @@ export async function selectAdmins(ex: Executor, teamId: string): Promise<string
     .where(and(eq(members.teamId, teamId), eq(members.role, "admin"), eq(members.active, true)))
     .orderBy(members.userId);
   return found.map((m) => m.userId);
+}
+
+export interface BlockerSnapshotRow {
+  id: number;
+  userId: string;
+  text: string;
+  openedDate: string;
+  openedAt: Date | string;
+  resolvedAt: Date | string | null;
+  resolvedBy: string | null;
+  resolutionNote: string | null;
+  resolvedVia: string | null;
+  scheduleId: string;
+  scheduleName: string;
+  channelId: string;
+}
+
+export async function selectBlocker(ex: Executor, teamId: string, id: number): Promise<BlockerSnapshotRow | undefined> {
+  const [row] = await rows<BlockerSnapshotRow>(
+    ex,
+    sql`select b.id::int as id, b.user_id as "userId", b.text, b.opened_date::text as "openedDate",
+          b.opened_at as "openedAt", b.resolved_at as "resolvedAt", b.resolved_by as "resolvedBy",
+          b.resolution_note as "resolutionNote", b.resolved_via as "resolvedVia", b.schedule_id as "scheduleId",
+          coalesce(s.name, '') as "scheduleName", coalesce(s.channel_id, '') as "channelId"
+        from blockers b left join schedules s on s.id = b.schedule_id and s.team_id = b.team_id
+        where b.team_id = ${teamId} and b.id = ${id}`,
+  );
+  return row;
 }

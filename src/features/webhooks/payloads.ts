@@ -2,7 +2,14 @@ import type { Executor } from "../../db/client.ts";
 import type { DomainEvent } from "../../jobs/events.ts";
 import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOODS } from "../standups/index.ts";
-import { type ResponseSnapshotRow, selectNames, selectResponse, selectRun, selectRunOutcome } from "./payloads.repo.ts";
+import {
+  type ResponseSnapshotRow,
+  selectBlocker,
+  selectNames,
+  selectResponse,
+  selectRun,
+  selectRunOutcome,
+} from "./payloads.repo.ts";
 
 /**
  * The `data` of each event type: a snapshot taken in the emitter's transaction, so a receiver has what it needs
@@ -99,12 +106,36 @@ async function kudosSnapshot(ex: Executor, event: DomainEvent): Promise<Json> {
   };
 }
 
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+/** blocker.resolved: the item as it stands once resolved, with who resolved it and how. */
+async function blockerSnapshot(ex: Executor, event: DomainEvent): Promise<Json> {
+  const d = fieldsOf(event);
+  const row = await selectBlocker(ex, event.teamId, num(d.blockerId) ?? -1);
+  if (!row) return { blocker_id: num(d.blockerId) };
+  const resolver = row.resolvedBy ?? "";
+  const names = await selectNames(ex, event.teamId, [row.userId, resolver].filter(Boolean));
+  return {
+    blocker_id: row.id,
+    standup: standupOf(row),
+    user: { id: row.userId, name: names.get(row.userId) ?? FORMER_MEMBER },
+    text: row.text,
+    opened_date: row.openedDate,
+    opened_at: iso(row.openedAt),
+    resolved_at: iso(row.resolvedAt),
+    resolved_by: resolver ? { id: resolver, name: names.get(resolver) ?? FORMER_MEMBER } : null,
+    resolution_note: row.resolutionNote,
+    resolved_via: row.resolvedVia,
+  };
+}
+
 const BUILDERS: Record<string, (ex: Executor, event: DomainEvent) => Promise<Json>> = {
   "standup.submitted": responseSnapshot,
   "standup.updated": responseSnapshot,
   "blocker.reported": responseSnapshot,
   "standup.completed": completedSnapshot,
   "kudos.given": kudosSnapshot,
+  "blocker.resolved": blockerSnapshot,
 };
 
 export async function eventData(ex: Executor, event: DomainEvent): Promise<Json> {
