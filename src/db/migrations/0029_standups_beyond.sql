@@ -67,3 +67,17 @@ ALTER TABLE "rule_firings" ADD COLUMN "blocker_id" bigint;--> statement-breakpoi
 DROP INDEX "rule_firings_run_uq";--> statement-breakpoint
 CREATE UNIQUE INDEX "rule_firings_run_uq" ON "rule_firings" USING btree ("rule_id","run_id") WHERE "response_id" IS NULL AND "blocker_id" IS NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "rule_firings_blocker_uq" ON "rule_firings" USING btree ("rule_id","blocker_id") WHERE "blocker_id" IS NOT NULL;
+--> statement-breakpoint
+-- At the upgrade, the blockers counted active until now (a member's latest answer in a standup within 7 days
+-- reports one) become open items, so "active blockers" reads the same the moment after as the moment before.
+INSERT INTO "blockers" ("team_id", "schedule_id", "user_id", "text", "opened_at", "opened_date", "first_response_id",
+	"last_response_id", "last_reported_at", "last_date")
+SELECT "team_id", "schedule_id", "user_id", "blockers", "submitted_at", "standup_date", "id", "id", "submitted_at", "standup_date"
+FROM (
+	SELECT DISTINCT ON (r."team_id", r."schedule_id", r."user_id") r.*
+	FROM "responses" r
+	JOIN "schedules" s ON s."id" = r."schedule_id" AND s."team_id" = r."team_id" AND s."deleted_at" IS NULL
+	WHERE r."standup_date" >= (now() - interval '7 days')::date
+	ORDER BY r."team_id", r."schedule_id", r."user_id", r."standup_date" DESC, r."id" DESC
+) latest
+WHERE latest."has_blocker";
