@@ -1,15 +1,17 @@
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { ModalView } from "@slack/types";
 import { DateTime } from "luxon";
 import { blockTextLength, type ChatMessage, fitMessage, fitModal } from "../../chat/block-fit.ts";
-import { MAX_INPUT_LABEL, MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
+import { MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
 import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
 import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
+import { type AnswerValue, type QuestionDetail, questionDetailsOf } from "../../contract/questions.ts";
 import { shoutOutBlocks } from "../kudos/index.ts";
+import { questionBlocks } from "./question-inputs.ts";
 
 /** Mood choices, scored 5 to 1 for trends. */
 export const MOODS = ["😀", "🙂", "😐", "😕", "😫"] as const;
 export type Mood = (typeof MOODS)[number];
-export const MAX_ANSWER_LENGTH = 3000;
+export { MAX_ANSWER_LENGTH } from "./question-inputs.ts";
 
 export const ACTIONS = {
   answer: "standup_answer",
@@ -197,24 +199,18 @@ export interface ModalInput {
   channelId: string;
   localDate: string;
   questions: string[];
-  existing?: { answers: string[]; mood: string | null };
+  /** The run's question details (null: every question is required text). */
+  questionDetails?: QuestionDetail[] | null;
+  existing?: { answers: string[]; answerValues?: AnswerValue[] | null; mood: string | null };
   /** The schedule's optional shout-out that gives kudos. */
   shoutOut?: boolean;
 }
 
 export function answerModal(m: ModalInput): ModalView {
-  const blocks: KnownBlock[] = m.questions.map((q, i) => ({
-    type: "input",
-    block_id: `q${i}`,
-    label: { type: "plain_text", text: truncate(q, MAX_INPUT_LABEL), emoji: true },
-    element: {
-      type: "plain_text_input",
-      action_id: "answer",
-      multiline: true,
-      max_length: MAX_ANSWER_LENGTH,
-      ...(m.existing?.answers[i] ? { initial_value: m.existing.answers[i] } : {}),
-    },
-  }));
+  const existing = m.questions.map((_, i) =>
+    m.existing ? { text: m.existing.answers[i] ?? "", value: m.existing.answerValues?.[i] ?? null } : undefined,
+  );
+  const blocks = questionBlocks(questionDetailsOf(m.questions, m.questionDetails), existing, m.existing !== undefined);
   const moodOption = (emoji: string) => ({
     text: { type: "plain_text" as const, text: emoji, emoji: true },
     value: emoji,
