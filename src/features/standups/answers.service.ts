@@ -3,14 +3,14 @@ import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
-import { appendDraftAnswer } from "./drafts.repo.ts";
+import { appendDraftAnswer, removeDraftAnswer } from "./drafts.repo.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipant } from "./participants.repo.ts";
 import { responseFields } from "./response-fields.ts";
 import { claimBlockerReported, findResponseOfRun, insertAnonymousAnswers, upsertResponse } from "./responses.repo.ts";
 import { findRun } from "./runs.repo.ts";
-import { splitAnswers } from "./typed-answers.ts";
+import { answerHint, parseDmAnswer, runQuestions, splitAnswers } from "./typed-answers.ts";
 
 export type SubmitOutcome =
   | { ok: true; responseId: number; created: boolean }
@@ -128,7 +128,9 @@ export async function skipRun(deps: AnswerDeps, teamId: string, runId: number, u
 
 export type ConversationReply =
   | { kind: "none" }
-  | { kind: "next"; question: string; index: number; total: number; runId: number; name?: string }
+  | { kind: "next"; question: string; index: number; total: number; runId: number; name?: string; hint?: string }
+  /** The answer did not fit its typed question: it is asked again, with how to answer it. */
+  | { kind: "invalid"; question: string; index: number; total: number; runId: number; name?: string; hint: string }
   | { kind: "done"; responseId: number }
   | { kind: "skipped" }
   | { kind: "too_long" }
@@ -177,18 +179,35 @@ export async function answerInConversation(
   }
   if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
   const total = run.questions.length;
+  const details = runQuestions(run);
   // Append in SQL, not read-append-write: of two messages sent a few milliseconds apart, both count.
   const draft = await appendDraftAnswer(deps.db, run.id, userId, { ts: messageTs, text: trimmed }, total);
   // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
   if (!draft) return { kind: "none" };
+  const named = async () =>
+    (await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now()))
+      ? { name: await standupName(deps, run) }
+      : {};
+  // Every answer checked against the question at its place (messages sent moments apart may have moved it there): one
+  // that does not fit is taken out again and its question asked again, so no bad value is ever submitted.
+  const parsed = draft.map((e, i) => parseDmAnswer(details[i]!, e.text));
+  const bad = parsed.findIndex((p) => !p.ok);
+  if (bad >= 0) {
+    const entry = draft[bad]!;
+    if (entry.ts !== null) await removeDraftAnswer(deps.db, run.id, userId, entry.ts);
+    const q = { question: run.questions[bad]!, index: bad, total, runId: run.id, hint: answerHint(details[bad]!) };
+    return { kind: "invalid", ...q, ...(await named()) };
+  }
   if (draft.length < total) {
-    const named = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
+    const hint = answerHint(details[draft.length]!);
     const next = { question: run.questions[draft.length]!, index: draft.length, total, runId: run.id };
-    return { kind: "next", ...next, ...(named ? { name: await standupName(deps, run) } : {}) };
+    return { kind: "next", ...next, ...(hint ? { hint } : {}), ...(await named()) };
   }
   // Only the append that completed the draft gets here (or the same message processed again because its submission
   // failed: the draft comes back unchanged), so the response is submitted once.
-  const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
+  const answers = parsed.map((p, i) => (p.ok && details[i]!.type === "text" ? p.text : ""));
+  const values = parsed.map((p, i) => (p.ok && details[i]!.type !== "text" ? p.value : null));
+  const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers, values, mood: null });
   if (!outcome.ok) {
     // A full draft that could not be submitted would swallow every later message: start over instead.
     await updateParticipant(deps.db, run.id, userId, { draft: null });

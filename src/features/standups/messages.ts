@@ -6,6 +6,7 @@ import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
 import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
 import { type AnswerValue, type QuestionDetail, questionDetailsOf } from "../../contract/questions.ts";
 import { shoutOutBlocks } from "../kudos/index.ts";
+import { firstHint } from "./conversation-messages.ts";
 import { questionBlocks } from "./question-inputs.ts";
 
 /** Mood choices, scored 5 to 1 for trends. */
@@ -45,6 +46,15 @@ export interface RunInfo {
   channelId: string;
   localDate: string;
   questions: string[];
+  /** Typed, optional and anonymous questions (issue 25); null: every question is required text. */
+  questionDetails?: QuestionDetail[] | null;
+}
+
+/** The questions as a numbered list, anonymous ones marked so members know before they answer. */
+function questionList(run: RunInfo): string {
+  return questionDetailsOf(run.questions, run.questionDetails)
+    .map((q, i) => `*${i + 1}.* ${slackEscape(q.text)}${q.anonymous ? " _(anonymous)_" : ""}`)
+    .join("\n");
 }
 
 export function parentMessage(run: RunInfo): ChatMessage {
@@ -72,13 +82,13 @@ export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
   const what = opts.name ?? `standup in <#${run.channelId}>`;
   const inConversation = opts.waitingFor
     ? `Or answer here in this chat once you have finished ${opts.waitingFor}: I will ask these questions then, one at a time.`
-    : `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.`;
+    : `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.${firstHint(run)}`;
   return fitMessage({
     // The notification's text: Slack shows a channel mention as the channel's name (a bare id would show as an id).
     text: `Time for standup in <#${run.channelId}>`,
     blocks: [
       section(`:wave: Time for ${what} (${prettyDate(run.localDate)}).`),
-      ...sections(run.questions.map((q, i) => `*${i + 1}.* ${slackEscape(q)}`).join("\n")),
+      ...sections(questionList(run)),
       actions(
         button("Answer", ACTIONS.answer, String(run.id), "primary"),
         button("Skip today", ACTIONS.skip, String(run.id)),
@@ -121,19 +131,23 @@ export interface ReplyInput {
   /** The run's blocker question, 1-based; null: none. */
   blockerQuestion: number | null;
   edited: boolean;
+  /** The run's question details: anonymous questions are left out of the thread (their answers are not in `answers`). */
+  questionDetails?: QuestionDetail[] | null;
 }
 
 /** Said under a reply whose answers were shortened to fit Slack. */
 const SHORTENED_NOTE = "_Long answers are shortened here to fit Slack; the dashboard has them in full._";
 
 export function replyMessage(r: ReplyInput): ChatMessage {
-  const lines = r.answers.map((a, i) => {
+  const anonymous = new Set((r.questionDetails ?? []).flatMap((d, i) => (d.anonymous ? [i] : [])));
+  const lines = r.answers.flatMap((a, i) => {
+    if (anonymous.has(i)) return [];
     const q = r.questions[i] ?? `Answer ${i + 1}`;
     const body = slackEscape(a || "—");
     // The answer to the blocker question stands out when it reports a blocker.
     if (i + 1 === r.blockerQuestion && r.hasBlocker)
-      return `:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`;
-    return `*${slackEscape(q)}*\n${body}`;
+      return [`:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`];
+    return [`*${slackEscape(q)}*\n${body}`];
   });
   const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.edited ? " _(edited)_" : ""}`;
   // A full set of long answers is more than one message holds: each answer keeps a fair share, the rest is cut.

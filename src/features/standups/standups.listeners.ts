@@ -15,7 +15,7 @@ import {
   skipToday,
   submitResponse,
 } from "./answers.service.ts";
-import { nextQuestionText } from "./conversation-messages.ts";
+import { invalidAnswerText, nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
 import { findParticipant } from "./participants.repo.ts";
@@ -189,6 +189,10 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
         if (ts) await askedNextQuestion(deps, { teamId, userId: e.user, ...result }, ts);
         break;
       }
+      case "invalid":
+        // Not stored: the same question again, with its choices. Answers after it still belong to this run.
+        await say(invalidAnswerText(result));
+        break;
       case "handed_over":
         break; // The next standup's first question follows (the standup.turn job).
       case "done":
