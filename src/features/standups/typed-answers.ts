@@ -69,7 +69,9 @@ export function parseDmAnswer(d: QuestionDetail, raw: string): ParsedAnswer {
     }
     case "multiple_choice": {
       const options = d.options ?? [];
-      const picked = text.split(",").map((part) => matchOption(options, part));
+      // An option whose own text has a comma is still one choice when the reply is exactly that option.
+      const whole = matchOption(options, text);
+      const picked = whole !== undefined ? [whole] : text.split(",").map((part) => matchOption(options, part));
       if (picked.some((o) => o === undefined)) return { ok: false };
       // In the question's order, each once.
       const value = options.filter((o) => picked.includes(o));
