@@ -30,6 +30,8 @@ const LIMIT = {
   optionText: 75,
   optionValue: 150,
   selectOptions: 100,
+  /** Options in radio_buttons and checkboxes. */
+  choiceOptions: 10,
   placeholder: 150,
   plainTextInputMax: 3_000,
   modalTitle: 24,
@@ -92,6 +94,21 @@ class Checker {
       this.maxItems(e.options, LIMIT.selectOptions, `${pointer}/options`);
       if (Array.isArray(e.options)) for (const [i, o] of e.options.entries()) this.option(o, `${pointer}/options/${i}`);
       if (e.initial_option !== undefined) this.option(e.initial_option, `${pointer}/initial_option`);
+    }
+    if (e.type === "radio_buttons" || e.type === "checkboxes") {
+      if (!Array.isArray(e.options) || e.options.length === 0) this.fail("must have options", `${pointer}/options`);
+      this.maxItems(e.options, LIMIT.choiceOptions, `${pointer}/options`);
+      if (Array.isArray(e.options)) for (const [i, o] of e.options.entries()) this.option(o, `${pointer}/options/${i}`);
+      if (e.initial_option !== undefined) this.option(e.initial_option, `${pointer}/initial_option`);
+      if (Array.isArray(e.initial_options))
+        for (const [i, o] of e.initial_options.entries()) this.option(o, `${pointer}/initial_options/${i}`);
+    }
+    if (e.type === "number_input") {
+      if (typeof e.is_decimal_allowed !== "boolean") this.fail("must provide is_decimal_allowed", pointer);
+      for (const f of ["initial_value", "min_value", "max_value"] as const) {
+        if (e[f] !== undefined && (typeof e[f] !== "string" || !Number.isFinite(Number(e[f]))))
+          this.fail("must be a number as a string", `${pointer}/${f}`);
+      }
     }
     if (e.type === "plain_text_input") {
       const max = typeof e.max_length === "number" ? e.max_length : LIMIT.plainTextInputMax;

@@ -54,6 +54,12 @@ describe("assertWithinSlackLimits", () => {
       slackLimitViolations({ view: modal({ blocks: Array.from({ length: 100 }, () => input(s(2000))) }) }),
     ).toEqual([]);
     expect(slackLimitViolations({ type: "home", blocks: Array.from({ length: 100 }, () => section("x")) })).toEqual([]);
+    const number = { type: "number_input", action_id: "n", is_decimal_allowed: true, min_value: "1", max_value: "5" };
+    const choices = [
+      input("q", { ...select(10, s(75)), type: "radio_buttons" }),
+      input("q", { ...select(10, s(75)), type: "checkboxes" }),
+    ];
+    expect(slackLimitViolations(modal({ blocks: [...choices, input("q", number)] }))).toEqual([]);
     expect(() => assertWithinSlackLimits(atLimits)).not.toThrow();
   });
 
@@ -83,6 +89,19 @@ describe("assertWithinSlackLimits", () => {
           blocks: [input("q", { type: "plain_text_input", action_id: "t", max_length: 10, initial_value: s(11) })],
         }),
         "/view/blocks/0/element/initial_value",
+      ],
+      // Typed questions (issue 25): radio buttons and checkboxes take at most 10 options; numbers go as strings.
+      [modal({ blocks: [input("q", { ...select(11), type: "radio_buttons" })] }), "/view/blocks/0/element/options"],
+      [modal({ blocks: [input("q", { ...select(11), type: "checkboxes" })] }), "/view/blocks/0/element/options"],
+      [
+        modal({ blocks: [input("q", { ...select(1, s(76)), type: "checkboxes" })] }),
+        "/view/blocks/0/element/options/0/text/text",
+      ],
+      [
+        modal({
+          blocks: [input("q", { type: "number_input", action_id: "n", is_decimal_allowed: true, min_value: 1 })],
+        }),
+        "/view/blocks/0/element/min_value",
       ],
     ];
     for (const [payload, pointer] of cases) {

@@ -1,19 +1,23 @@
+import type { AnswerValue } from "../../contract/questions.ts";
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { trackBlocker } from "./blocker-items.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
-import { appendDraftAnswer } from "./drafts.repo.ts";
+import { appendDraftAnswer, removeDraftAnswer } from "./drafts.repo.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipant } from "./participants.repo.ts";
 import { responseFields } from "./response-fields.ts";
-import { claimBlockerReported, findResponseOfRun, upsertResponse } from "./responses.repo.ts";
+import { claimBlockerReported, findResponseOfRun, insertAnonymousAnswers, upsertResponse } from "./responses.repo.ts";
 import { findRun } from "./runs.repo.ts";
+import { answerHint, parseDmAnswer, runQuestions, splitAnswers } from "./typed-answers.ts";
 
 export type SubmitOutcome =
   | { ok: true; responseId: number; created: boolean }
-  | { ok: false; reason: "not_found" | "closed" | "not_participant" | "too_long" | "empty" };
+  | { ok: false; reason: "not_found" | "closed" | "not_participant" | "too_long" | "empty" }
+  /** A typed value that does not fit its question (0-based): an unknown option, a number out of range. */
+  | { ok: false; reason: "invalid"; question: number };
 
 type AnswerDeps = Pick<Deps, "db" | "clock" | "queue" | "events">;
 
@@ -28,7 +32,16 @@ export function ownWindowClosed(p: Pick<ParticipantRow, "closesAt">, now: Date):
  */
 export async function submitResponse(
   deps: AnswerDeps,
-  input: { teamId: string; runId: number; userId: string; answers: string[]; mood: string | null },
+  input: {
+    teamId: string;
+    runId: number;
+    userId: string;
+    /** The text of each text question's answer. */
+    answers: string[];
+    /** The typed value of each typed question's answer (absent or null: unanswered). */
+    values?: (AnswerValue | undefined)[];
+    mood: string | null;
+  },
   /** More to store with the answer, in its transaction (the modal's shout-out): all of it or none of it. */
   alsoStore?: (tx: Tx, saved: { responseId: number; channelId: string }) => Promise<unknown>,
 ): Promise<SubmitOutcome> {
@@ -38,9 +51,19 @@ export async function submitResponse(
   const participant = await findParticipant(deps.db, run.id, input.userId);
   if (!participant || participant.status === "pending") return { ok: false, reason: "not_participant" };
   if (ownWindowClosed(participant, deps.clock.now())) return { ok: false, reason: "closed" };
-  const fields = responseFields(run, input.answers, input.mood);
-  if (fields.answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
-  if (fields.answers.every((a) => a === "")) return { ok: false, reason: "empty" };
+  const split = splitAnswers(run, input.answers, input.values);
+  if (split.invalid !== undefined) return { ok: false, reason: "invalid", question: split.invalid };
+  const fields = responseFields(run, split.texts, input.mood);
+  const anonymousTexts = split.anonymous.flatMap((a) => (typeof a.value === "string" ? [a.value] : []));
+  if ([...fields.answers, ...anonymousTexts].some((a) => a.length > MAX_ANSWER_LENGTH))
+    return { ok: false, reason: "too_long" };
+  // An edit of a response whose only answers were anonymous has nothing to change but the mood: that is no empty answer.
+  const onlyAnonymousBefore = () =>
+    (run.questionDetails ?? []).some((d) => d.anonymous)
+      ? findResponseOfRun(deps.db, run.id, input.userId).then((r) => r !== undefined)
+      : Promise.resolve(false);
+  if (fields.answers.every((a) => a === "") && split.anonymous.length === 0 && !(await onlyAnonymousBefore()))
+    return { ok: false, reason: "empty" };
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const saved = await upsertResponse(
@@ -53,9 +76,17 @@ export async function submitResponse(
         // The run's local date, whenever the answer arrives (a 23:50 run answered at 00:10 stays on its day).
         standupDate: run.localDate,
         ...fields,
+        answerValues: split.values,
       },
       now,
     );
+    // Anonymous answers are kept once, from the first submission, in its transaction: never with the member.
+    if (saved.created)
+      await insertAnonymousAnswers(
+        tx,
+        { teamId: run.teamId, scheduleId: run.scheduleId, standupDate: run.localDate },
+        split.anonymous,
+      );
     await updateParticipant(tx, run.id, input.userId, { status: "answered", draft: null });
     // Done with this run: another standup waiting for the member's DM conversation asks its questions now.
     if (saved.created) await handOverIfWaiting(deps, run.teamId, input.userId, run.id, tx);
@@ -111,7 +142,9 @@ export async function skipRun(deps: AnswerDeps, teamId: string, runId: number, u
 
 export type ConversationReply =
   | { kind: "none" }
-  | { kind: "next"; question: string; index: number; total: number; runId: number; name?: string }
+  | { kind: "next"; question: string; index: number; total: number; runId: number; name?: string; hint?: string }
+  /** The answer did not fit its typed question: it is asked again, with how to answer it. */
+  | { kind: "invalid"; question: string; index: number; total: number; runId: number; name?: string; hint: string }
   | { kind: "done"; responseId: number }
   | { kind: "skipped" }
   | { kind: "too_long" }
@@ -160,18 +193,35 @@ export async function answerInConversation(
   }
   if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
   const total = run.questions.length;
+  const details = runQuestions(run);
   // Append in SQL, not read-append-write: of two messages sent a few milliseconds apart, both count.
   const draft = await appendDraftAnswer(deps.db, run.id, userId, { ts: messageTs, text: trimmed }, total);
   // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
   if (!draft) return { kind: "none" };
+  const named = async () =>
+    (await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now()))
+      ? { name: await standupName(deps, run) }
+      : {};
+  // Every answer checked against the question at its place (messages sent moments apart may have moved it there): one
+  // that does not fit is taken out again and its question asked again, so no bad value is ever submitted.
+  const parsed = draft.map((e, i) => parseDmAnswer(details[i]!, e.text));
+  const bad = parsed.findIndex((p) => !p.ok);
+  if (bad >= 0) {
+    const entry = draft[bad]!;
+    if (entry.ts !== null) await removeDraftAnswer(deps.db, run.id, userId, entry.ts);
+    const q = { question: run.questions[bad]!, index: bad, total, runId: run.id, hint: answerHint(details[bad]!) };
+    return { kind: "invalid", ...q, ...(await named()) };
+  }
   if (draft.length < total) {
-    const named = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
+    const hint = answerHint(details[draft.length]!);
     const next = { question: run.questions[draft.length]!, index: draft.length, total, runId: run.id };
-    return { kind: "next", ...next, ...(named ? { name: await standupName(deps, run) } : {}) };
+    return { kind: "next", ...next, ...(hint ? { hint } : {}), ...(await named()) };
   }
   // Only the append that completed the draft gets here (or the same message processed again because its submission
   // failed: the draft comes back unchanged), so the response is submitted once.
-  const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers: draft, mood: null });
+  const answers = parsed.map((p, i) => (p.ok && details[i]!.type === "text" ? p.text : ""));
+  const values = parsed.map((p, i) => (p.ok && details[i]!.type !== "text" ? p.value : null));
+  const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers, values, mood: null });
   if (!outcome.ok) {
     // A full draft that could not be submitted would swallow every later message: start over instead.
     await updateParticipant(deps.db, run.id, userId, { draft: null });
@@ -191,5 +241,5 @@ export async function askedNextQuestion(
 
 export async function existingAnswers(deps: Pick<Deps, "db">, runId: number, userId: string) {
   const r = await findResponseOfRun(deps.db, runId, userId);
-  return r ? { answers: r.answers, mood: r.mood } : undefined;
+  return r ? { answers: r.answers, answerValues: r.answerValues, mood: r.mood } : undefined;
 }

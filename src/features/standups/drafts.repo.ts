@@ -8,7 +8,8 @@ import { runParticipants } from "../../db/schema.ts";
  * database applies first. It adds only while the member is still asked and the draft has fewer than
  * `questionCount` answers, so the returned draft (the texts, in order) reaches that count exactly once.
  * A message already in the draft (same ts) is not added again: the draft comes back unchanged.
- * Undefined when nothing was added and the message is not in the draft.
+ * Undefined when nothing was added and the message is not in the draft. Each entry keeps its message's ts (null for
+ * drafts from before the ts was kept).
  */
 export async function appendDraftAnswer(
   ex: Executor,
@@ -16,7 +17,7 @@ export async function appendDraftAnswer(
   userId: string,
   answer: { ts: string; text: string },
   questionCount: number,
-): Promise<string[] | undefined> {
+): Promise<DraftEntry[] | undefined> {
   const draft = sql`coalesce(${runParticipants.draft}, '[]'::jsonb)`;
   // The message is in the draft already: its event is being processed again (durable intake), so it is not added a
   // second time, and the draft comes back as it is for the caller to carry on from.
@@ -40,5 +41,29 @@ export async function appendDraftAnswer(
       ),
     )
     .returning({ draft: runParticipants.draft });
-  return row?.draft?.map((entry) => (typeof entry === "string" ? entry : entry[1]));
+  return row?.draft?.map((entry) =>
+    typeof entry === "string" ? { ts: null, text: entry } : { ts: entry[0], text: entry[1] },
+  );
+}
+
+export interface DraftEntry {
+  ts: string | null;
+  text: string;
+}
+
+/**
+ * Takes one answer back out of the draft (by its message's ts): a typed question's answer that does not fit it is
+ * asked again, and the member's next message answers it.
+ */
+export async function removeDraftAnswer(ex: Executor, runId: number, userId: string, ts: string): Promise<void> {
+  await ex
+    .update(runParticipants)
+    .set({
+      draft: sql`(select coalesce(jsonb_agg(e order by n), '[]'::jsonb)
+                  from jsonb_array_elements(${runParticipants.draft}) with ordinality as entries(e, n)
+                  where not (jsonb_typeof(e) = 'array' and e ->> 0 = ${ts}::text))`,
+    })
+    .where(
+      and(eq(runParticipants.runId, runId), eq(runParticipants.userId, userId), eq(runParticipants.status, "asked")),
+    );
 }

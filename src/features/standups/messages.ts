@@ -1,15 +1,18 @@
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { ModalView } from "@slack/types";
 import { DateTime } from "luxon";
 import { blockTextLength, type ChatMessage, fitMessage, fitModal } from "../../chat/block-fit.ts";
-import { MAX_INPUT_LABEL, MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
+import { MAX_MESSAGE_BLOCKS_TEXT, MAX_SECTION_TEXT } from "../../chat/block-limits.ts";
 import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
 import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
+import { type AnswerValue, type QuestionDetail, questionDetailsOf } from "../../contract/questions.ts";
 import { shoutOutBlocks } from "../kudos/index.ts";
+import { firstHint } from "./conversation-messages.ts";
+import { questionBlocks } from "./question-inputs.ts";
 
 /** Mood choices, scored 5 to 1 for trends. */
 export const MOODS = ["😀", "🙂", "😐", "😕", "😫"] as const;
 export type Mood = (typeof MOODS)[number];
-export const MAX_ANSWER_LENGTH = 3000;
+export { MAX_ANSWER_LENGTH } from "./question-inputs.ts";
 
 export const ACTIONS = {
   answer: "standup_answer",
@@ -43,6 +46,15 @@ export interface RunInfo {
   channelId: string;
   localDate: string;
   questions: string[];
+  /** Typed, optional and anonymous questions (issue 25); null: every question is required text. */
+  questionDetails?: QuestionDetail[] | null;
+}
+
+/** The questions as a numbered list, anonymous ones marked so members know before they answer. */
+function questionList(run: RunInfo): string {
+  return questionDetailsOf(run.questions, run.questionDetails)
+    .map((q, i) => `*${i + 1}.* ${slackEscape(q.text)}${q.anonymous ? " _(anonymous)_" : ""}`)
+    .join("\n");
 }
 
 export function parentMessage(run: RunInfo): ChatMessage {
@@ -70,13 +82,13 @@ export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
   const what = opts.name ?? `standup in <#${run.channelId}>`;
   const inConversation = opts.waitingFor
     ? `Or answer here in this chat once you have finished ${opts.waitingFor}: I will ask these questions then, one at a time.`
-    : `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.`;
+    : `Or reply here, one question at a time, starting with: *${slackEscape(first)}*  Type \`skip\` to skip today.${firstHint(run)}`;
   return fitMessage({
     // The notification's text: Slack shows a channel mention as the channel's name (a bare id would show as an id).
     text: `Time for standup in <#${run.channelId}>`,
     blocks: [
       section(`:wave: Time for ${what} (${prettyDate(run.localDate)}).`),
-      ...sections(run.questions.map((q, i) => `*${i + 1}.* ${slackEscape(q)}`).join("\n")),
+      ...sections(questionList(run)),
       actions(
         button("Answer", ACTIONS.answer, String(run.id), "primary"),
         button("Skip today", ACTIONS.skip, String(run.id)),
@@ -119,19 +131,23 @@ export interface ReplyInput {
   /** The run's blocker question, 1-based; null: none. */
   blockerQuestion: number | null;
   edited: boolean;
+  /** The run's question details: anonymous questions are left out of the thread (their answers are not in `answers`). */
+  questionDetails?: QuestionDetail[] | null;
 }
 
 /** Said under a reply whose answers were shortened to fit Slack. */
 const SHORTENED_NOTE = "_Long answers are shortened here to fit Slack; the dashboard has them in full._";
 
 export function replyMessage(r: ReplyInput): ChatMessage {
-  const lines = r.answers.map((a, i) => {
+  const anonymous = new Set((r.questionDetails ?? []).flatMap((d, i) => (d.anonymous ? [i] : [])));
+  const lines = r.answers.flatMap((a, i) => {
+    if (anonymous.has(i)) return [];
     const q = r.questions[i] ?? `Answer ${i + 1}`;
     const body = slackEscape(a || "—");
     // The answer to the blocker question stands out when it reports a blocker.
     if (i + 1 === r.blockerQuestion && r.hasBlocker)
-      return `:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`;
-    return `*${slackEscape(q)}*\n${body}`;
+      return [`:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`];
+    return [`*${slackEscape(q)}*\n${body}`];
   });
   const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.edited ? " _(edited)_" : ""}`;
   // A full set of long answers is more than one message holds: each answer keeps a fair share, the rest is cut.
@@ -197,24 +213,18 @@ export interface ModalInput {
   channelId: string;
   localDate: string;
   questions: string[];
-  existing?: { answers: string[]; mood: string | null };
+  /** The run's question details (null: every question is required text). */
+  questionDetails?: QuestionDetail[] | null;
+  existing?: { answers: string[]; answerValues?: AnswerValue[] | null; mood: string | null };
   /** The schedule's optional shout-out that gives kudos. */
   shoutOut?: boolean;
 }
 
 export function answerModal(m: ModalInput): ModalView {
-  const blocks: KnownBlock[] = m.questions.map((q, i) => ({
-    type: "input",
-    block_id: `q${i}`,
-    label: { type: "plain_text", text: truncate(q, MAX_INPUT_LABEL), emoji: true },
-    element: {
-      type: "plain_text_input",
-      action_id: "answer",
-      multiline: true,
-      max_length: MAX_ANSWER_LENGTH,
-      ...(m.existing?.answers[i] ? { initial_value: m.existing.answers[i] } : {}),
-    },
-  }));
+  const existing = m.questions.map((_, i) =>
+    m.existing ? { text: m.existing.answers[i] ?? "", value: m.existing.answerValues?.[i] ?? null } : undefined,
+  );
+  const blocks = questionBlocks(questionDetailsOf(m.questions, m.questionDetails), existing, m.existing !== undefined);
   const moodOption = (emoji: string) => ({
     text: { type: "plain_text" as const, text: emoji, emoji: true },
     value: emoji,

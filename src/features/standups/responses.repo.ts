@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { AnswerValue } from "../../contract/questions.ts";
 import type { Executor } from "../../db/client.ts";
-import { responses } from "../../db/schema.ts";
+import { anonymousAnswers, responses } from "../../db/schema.ts";
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -32,6 +33,7 @@ export type NewResponse = Pick<
   | "userId"
   | "standupDate"
   | "answers"
+  | "answerValues"
   | "yesterday"
   | "today"
   | "blockers"
@@ -52,6 +54,7 @@ export async function upsertResponse(
       target: [responses.teamId, responses.scheduleId, responses.userId, responses.standupDate],
       set: {
         answers: r.answers,
+        answerValues: r.answerValues,
         yesterday: r.yesterday,
         today: r.today,
         blockers: r.blockers,
@@ -77,4 +80,19 @@ export async function claimBlockerReported(ex: Executor, responseId: number, now
 
 export async function setReplyTs(ex: Executor, responseId: number, ts: string): Promise<void> {
   await ex.update(responses).set({ replyTs: ts }).where(eq(responses.id, responseId));
+}
+
+/**
+ * Anonymous answers of one first submission: no member, no time, so nothing links them back to the response. Called
+ * only when the response was created (an edit never adds a second answer).
+ */
+export async function insertAnonymousAnswers(
+  ex: Executor,
+  where: { teamId: string; scheduleId: string; standupDate: string },
+  answers: readonly { questionIndex: number; value: AnswerValue }[],
+): Promise<void> {
+  if (answers.length === 0) return;
+  await ex
+    .insert(anonymousAnswers)
+    .values(answers.map((a) => ({ ...where, questionIndex: a.questionIndex, value: a.value })));
 }

@@ -15,13 +15,15 @@ import {
   skipToday,
   submitResponse,
 } from "./answers.service.ts";
-import { nextQuestionText } from "./conversation-messages.ts";
+import { invalidAnswerText, nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
 import { findParticipant } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
+import { type InputState, readModalAnswers } from "./question-inputs.ts";
 import { findResponseOfRun } from "./responses.repo.ts";
 import { findRun } from "./runs.repo.ts";
+import { runQuestions } from "./typed-answers.ts";
 
 interface ActionBody {
   team?: { id?: string };
@@ -81,6 +83,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       channelId: run.channelId,
       localDate: run.localDate,
       questions: run.questions,
+      questionDetails: run.questionDetails,
       shoutOut,
       ...(existing ? { existing } : {}),
     });
@@ -120,14 +123,16 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     }
     if (!teamId || !Number.isSafeInteger(runId)) return ack();
     const values = view.state.values;
-    const answers = Object.keys(values)
-      .filter((k) => /^q\d+$/.test(k))
-      .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
-      .map((k) => values[k]?.answer?.value ?? "");
+    const run = await findRun(deps.db, teamId, runId);
+    // Each input read by its question's type; a value Slack could not check (a number out of range) is named here.
+    const given = readModalAnswers(
+      runQuestions(run ?? { questions: [] }),
+      values as Record<string, Record<string, InputState>>,
+    );
+    if (Object.keys(given.errors).length > 0) return ack({ response_action: "errors", errors: given.errors });
     const mood = values.mood?.mood?.selected_option?.value ?? null;
     // The shout-out is checked before the answer is saved, so a problem with it loses nothing typed.
     const shoutOut = readShoutOut(values);
-    const run = shoutOut ? await findRun(deps.db, teamId, runId) : undefined;
     if (shoutOut) {
       // An edit may name people its earlier save already thanked: those cost nothing of the daily limit.
       const earlier = run ? await findResponseOfRun(deps.db, run.id, userId) : undefined;
@@ -137,10 +142,12 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     // The shout-out's kudos are stored in the answer's transaction: a failure loses neither half alone.
     const outcome = await submitResponse(
       deps,
-      { teamId, runId, userId, answers, mood },
+      { teamId, runId, userId, answers: given.answers, values: given.values, mood },
       shoutOut ? (tx, saved) => giveShoutOut({ ...deps, db: tx }, { teamId, userId, ...saved, shoutOut }) : undefined,
     );
     if (outcome.ok) return ack();
+    if (outcome.reason === "invalid")
+      return ack({ response_action: "errors", errors: { [`q${outcome.question}`]: "Please check this answer." } });
     const message =
       outcome.reason === "closed"
         ? CLOSED_TEXT
@@ -182,6 +189,10 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
         if (ts) await askedNextQuestion(deps, { teamId, userId: e.user, ...result }, ts);
         break;
       }
+      case "invalid":
+        // Not stored: the same question again, with its choices. Answers after it still belong to this run.
+        await say(invalidAnswerText(result));
+        break;
       case "handed_over":
         break; // The next standup's first question follows (the standup.turn job).
       case "done":
