@@ -7,6 +7,7 @@ import type * as insights from "./insights.ts";
 import type * as kudos from "./kudos.ts";
 import type * as members from "./members.ts";
 import type * as profiles from "./profiles.ts";
+import type { QuestionDetail } from "./questions.ts";
 import type * as rules from "./rules.ts";
 import type * as timeOff from "./time-off.ts";
 import type * as webhooks from "./webhooks.ts";
@@ -23,6 +24,7 @@ export * from "./kudos.ts";
 export * from "./manifest.ts";
 export * from "./members.ts";
 export * from "./profiles.ts";
+export * from "./questions.ts";
 export * from "./rules.ts";
 export * from "./slack-text.ts";
 export * from "./time-off.ts";
@@ -42,9 +44,16 @@ export type Template = z.output<typeof workspace.template>;
 export type Schedule = z.output<typeof workspace.schedule>;
 export type LastRun = z.output<typeof workspace.lastRun>;
 /** What POST and PUT take: the writable fields (PUT: any of them); name null restores the default. */
-export type ScheduleInput = Omit<Schedule, "id" | "name" | "next_run_at" | "last_run" | "participant_count"> & {
+export type ScheduleInput = Omit<
+  Schedule,
+  "id" | "name" | "next_run_at" | "last_run" | "participant_count" | "question_details" | "questions"
+> & {
   name: string | null;
+  /** A string is a required text question; an object says the type (text when omitted), options, bounds. */
+  questions: (string | QuestionInput)[];
 };
+/** One question as POST and PUT take it. */
+export type QuestionInput = Pick<QuestionDetail, "text"> & Partial<Omit<QuestionDetail, "text">>;
 export type RunStarted = z.output<typeof workspace.runStarted>;
 export type McpKey = z.output<typeof workspace.mcpKey>;
 export type CreatedMcpKey = z.output<typeof workspace.createdMcpKey>;

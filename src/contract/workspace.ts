@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDate, isoTimestamp, role } from "./common.ts";
+import { QUESTION_TYPES } from "./questions.ts";
 
 export const systemInfo = z.object({ name: z.string(), version: z.string(), status: z.literal("ok") });
 const socketState = z
@@ -59,6 +60,24 @@ export const lastRun = z
   })
   .meta({ id: "LastRun" });
 
+/** One question in full: how it is answered (issue 25's typed questions). */
+export const questionDetail = z
+  .object({
+    text: z.string(),
+    type: z.enum(QUESTION_TYPES),
+    options: z
+      .array(z.string())
+      .optional()
+      .describe("single_choice and multiple_choice: the option texts (2–10), in order"),
+    min: z.number().nullable().optional().describe("number: the smallest answer allowed; null: no bound"),
+    max: z.number().nullable().optional().describe("number: the largest answer allowed; null: no bound"),
+    required: z.boolean().describe("An answer is needed to submit"),
+    anonymous: z
+      .boolean()
+      .describe("Answers are stored without the member and shown only as aggregates of at least 5 answers"),
+  })
+  .meta({ id: "QuestionDetail" });
+
 export const schedule = z
   .object({
     id: z.string(),
@@ -66,7 +85,14 @@ export const schedule = z
     schedule_time: z.string().describe("HH:MM"),
     schedule_tz: z.string().describe("IANA timezone"),
     schedule_days: z.string().describe("Comma-separated weekdays: mon,tue,wed,thu,fri,sat,sun"),
-    questions: z.array(z.string()),
+    questions: z.array(z.string()).describe("The questions' texts, in order"),
+    question_details: z
+      .array(questionDetail)
+      .describe("One object per question, in the order of questions: its type, options, bounds, required, anonymous"),
+    answer_early_hours: z
+      .number()
+      .int()
+      .describe("From this many hours before a run members may answer it ahead (0–16; 0: not ahead)"),
     active: z.boolean(),
     name: z.string().describe('1–80 characters; "#<channel> standup" unless the admin named it'),
     blocker_question: z

@@ -59,7 +59,7 @@ describe("input validation by the route schemas", async () => {
       "/dashboard/api/standups",
       JSON.stringify({ channel_id: "C0A", schedule_time: "09:00", questions: ["fine", 5] }),
     );
-    expect(wrongQuestion.json()).toEqual({ error: "questions[1] must be a string" });
+    expect(wrongQuestion.json()).toEqual({ error: "questions[1] must be a string or an object with a text" });
     const wrongName = await send("POST", "/dashboard/api/mcp/keys", JSON.stringify({ name: ["x"] }));
     expect(wrongName.json()).toEqual({ error: "name must be a string" });
   });

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { Schedule } from "../../contract/index.ts";
+import { questionDetailsOf } from "../../contract/questions.ts";
 import type { Deps } from "../../deps.ts";
 import { holidaysBetween, shiftDate } from "../calendar/index.ts";
 import { channelDirectory, withinDeadline } from "../channels/index.ts";
@@ -104,6 +105,8 @@ export async function presentSchedules(deps: DetailDeps, teamId: string, list: S
       schedule_tz: row.scheduleTz,
       schedule_days: row.scheduleDays,
       questions: [...row.questions],
+      question_details: questionDetailsOf(row.questions, row.questionDetails),
+      answer_early_hours: row.answerEarlyHours,
       active: row.active,
       name: row.name || defaultName(names.get(row.channelId), row.channelId),
       blocker_question: row.blockerQuestion,

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  MAX_OPTION_LENGTH,
+  MAX_OPTIONS,
+  MIN_OPTIONS,
+  QUESTION_TYPES,
+  type QuestionDetail,
+} from "../../contract/questions.ts";
+import { canBeBlockerQuestion, MAX_QUESTION_LENGTH, parseQuestion } from "./schedules.questions.ts";
 import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
 
 /**
@@ -9,7 +17,7 @@ import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts
 /** Public (C…) and private/legacy group (G…) channel ids; DMs (D…) cannot hold a standup. */
 export const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 export const MAX_QUESTIONS = 10;
-export const MAX_QUESTION_LENGTH = 300;
+export { MAX_QUESTION_LENGTH };
 export const MAX_NAME_LENGTH = 80;
 export const DEFAULT_DAYS = "mon,tue,wed,thu,fri";
 /** The reminder goes out this many minutes after the ask unless the schedule says otherwise. */
@@ -18,10 +26,14 @@ export const MIN_REMINDER_MINUTES = 15;
 export const MAX_REMINDER_MINUTES = 600;
 /** The built-in questions ask about blockers third. */
 export const DEFAULT_BLOCKER_QUESTION = 3;
+/** Members may answer a run ahead from this many hours before it (issue 25's default). */
+export const DEFAULT_ANSWER_EARLY_HOURS = 12;
+export const MAX_ANSWER_EARLY_HOURS = 16;
 
 const TZ_MESSAGE = "schedule_tz must be an IANA timezone name such as Europe/Berlin";
 const DAYS_MESSAGE = 'schedule_days must be weekdays from mon,tue,wed,thu,fri,sat,sun, as "mon,wed" or ["mon","wed"]';
-const QUESTIONS_MESSAGE = `questions must be an array of 1 to ${MAX_QUESTIONS} strings`;
+const QUESTIONS_MESSAGE = `questions must be an array of 1 to ${MAX_QUESTIONS} questions (strings or objects)`;
+const EARLY_MESSAGE = `answer_early_hours must be whole hours from 0 to ${MAX_ANSWER_EARLY_HOURS}`;
 const NAME_MESSAGE = `name must be a single line of 1 to ${MAX_NAME_LENGTH} characters, or null for the default`;
 const REMINDER_MESSAGE = `reminder_minutes must be whole minutes from ${MIN_REMINDER_MINUTES} to ${MAX_REMINDER_MINUTES}, or null for no reminder`;
 const BLOCKER_MESSAGE = "blocker_question must be the number (1, 2, …) of one of the questions, or null for none";
@@ -58,31 +70,60 @@ const scheduleDays = z
     return z.NEVER;
   });
 
+/** The JSON Schema of one item, for the document: the transform below is what checks it. */
+const QUESTION_ITEM_SCHEMA = {
+  anyOf: [
+    { type: "string", minLength: 1, maxLength: MAX_QUESTION_LENGTH, description: "A required text question" },
+    {
+      type: "object",
+      required: ["text"],
+      properties: {
+        text: { type: "string", minLength: 1, maxLength: MAX_QUESTION_LENGTH },
+        type: { type: "string", enum: [...QUESTION_TYPES], default: "text" },
+        options: {
+          type: "array",
+          items: { type: "string", minLength: 1, maxLength: MAX_OPTION_LENGTH },
+          minItems: MIN_OPTIONS,
+          maxItems: MAX_OPTIONS,
+          description: "single_choice and multiple_choice only: distinct option texts",
+        },
+        min: { type: ["number", "null"], description: "number only: the smallest answer allowed" },
+        max: { type: ["number", "null"], description: "number only: the largest answer allowed" },
+        required: { type: "boolean", default: true },
+        anonymous: {
+          type: "boolean",
+          default: false,
+          description: "Answers are stored without the member and shown only as aggregates of 5 or more",
+        },
+      },
+    },
+  ],
+};
+
+/** Every question in full ({text, type, required, anonymous, …}); a string item is a required text question. */
 const questions = z
   .array(z.unknown(), { error: QUESTIONS_MESSAGE })
   .meta({
-    description: `${QUESTIONS_MESSAGE}, each at most ${MAX_QUESTION_LENGTH} characters; default the three built-in ones`,
-    items: { type: "string", minLength: 1, maxLength: MAX_QUESTION_LENGTH },
+    description: `${QUESTIONS_MESSAGE}, each text at most ${MAX_QUESTION_LENGTH} characters; default the three built-in ones`,
+    items: QUESTION_ITEM_SCHEMA,
     minItems: 1,
     maxItems: MAX_QUESTIONS,
   })
   .transform((list, ctx) => {
-    const fail = (message: string) => {
-      ctx.addIssue({ code: "custom", message });
+    if (list.length < 1 || list.length > MAX_QUESTIONS) {
+      ctx.addIssue({ code: "custom", message: `${QUESTIONS_MESSAGE} (got ${list.length})` });
       return z.NEVER;
-    };
-    if (list.length < 1 || list.length > MAX_QUESTIONS) return fail(`${QUESTIONS_MESSAGE} (got ${list.length})`);
-    const trimmed: string[] = [];
-    for (const [i, item] of list.entries()) {
-      if (typeof item !== "string") return fail(`questions[${i}] must be a string`);
-      const text = item.trim();
-      if (text === "") return fail(`questions[${i}] must not be empty`);
-      if ([...text].length > MAX_QUESTION_LENGTH) {
-        return fail(`questions[${i}] must be at most ${MAX_QUESTION_LENGTH} characters`);
-      }
-      trimmed.push(text);
     }
-    return trimmed;
+    const details = [];
+    for (const [i, item] of list.entries()) {
+      const parsed = parseQuestion(item, i);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", message: parsed.message });
+        return z.NEVER;
+      }
+      details.push(parsed.detail);
+    }
+    return details;
   });
 
 const active = z.boolean({ error: "active must be true or false" });
@@ -106,6 +147,12 @@ const reminderMinutes = z.union([z.number().int().min(MIN_REMINDER_MINUTES).max(
 const askInMemberTimezone = z.boolean({ error: "ask_in_member_timezone must be true or false" });
 
 const kudosField = z.boolean({ error: "kudos_field must be true or false" });
+
+const answerEarlyHours = z
+  .number({ error: EARLY_MESSAGE })
+  .int(EARLY_MESSAGE)
+  .min(0, EARLY_MESSAGE)
+  .max(MAX_ANSWER_EARLY_HOURS, EARLY_MESSAGE);
 
 /** PUT body: every field optional, omitted ones unchanged; unknown (and read-only) fields are dropped. */
 export const scheduleUpdateInput = z.object(
@@ -131,6 +178,11 @@ export const scheduleUpdateInput = z.object(
     kudos_field: kudosField
       .optional()
       .describe("Add an optional shout-out to the answer modal that gives kudos (default false)"),
+    answer_early_hours: answerEarlyHours
+      .optional()
+      .describe(
+        `From this many hours before a run members may answer it ahead (0–${MAX_ANSWER_EARLY_HOURS}; 0: not ahead; default ${DEFAULT_ANSWER_EARLY_HOURS})`,
+      ),
   },
   { error: "Request body must be a JSON object" },
 );
@@ -141,8 +193,17 @@ export const scheduleCreateInput = scheduleUpdateInput.extend({ channel_id: chan
 export type ScheduleUpdate = z.output<typeof scheduleUpdateInput>;
 export type ScheduleCreate = z.output<typeof scheduleCreateInput>;
 
-/** Why `blocker` does not point at one of `count` questions, or undefined when it does (null, none, always fits). */
-export function blockerQuestionProblem(blocker: number | null, count: number): string | undefined {
-  if (blocker === null || blocker <= count) return undefined;
-  return `blocker_question must be between 1 and ${count} (the number of questions), or null for none`;
+/**
+ * Why `blocker` does not point at a question that can be the blocker question (one of the questions, text, not
+ * anonymous), or undefined when it does (null, none, always fits).
+ */
+export function blockerQuestionProblem(blocker: number | null, details: readonly QuestionDetail[]): string | undefined {
+  if (blocker === null) return undefined;
+  if (blocker > details.length) {
+    return `blocker_question must be between 1 and ${details.length} (the number of questions), or null for none`;
+  }
+  if (!canBeBlockerQuestion(details[blocker - 1])) {
+    return `blocker_question must point at a text question that is not anonymous (question ${blocker} is not)`;
+  }
+  return undefined;
 }

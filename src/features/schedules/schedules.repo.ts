@@ -15,6 +15,8 @@ export type SchedulePatch = Partial<
     | "scheduleTz"
     | "scheduleDays"
     | "questions"
+    | "questionDetails"
+    | "answerEarlyHours"
     | "active"
     | "name"
     | "blockerQuestion"

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type QuestionDetail, questionDetailsOf, textQuestion } from "../../contract/questions.ts";
 import type { Deps } from "../../deps.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
@@ -8,12 +9,14 @@ import type { StandupDeletedEvent } from "./events.ts";
 import { presentSchedules, type ScheduleView } from "./schedules.details.ts";
 import {
   blockerQuestionProblem,
+  DEFAULT_ANSWER_EARLY_HOURS,
   DEFAULT_BLOCKER_QUESTION,
   DEFAULT_DAYS,
   DEFAULT_REMINDER_MINUTES,
   type ScheduleCreate,
   type ScheduleUpdate,
 } from "./schedules.input.ts";
+import { canBeBlockerQuestion, storedDetails } from "./schedules.questions.ts";
 import {
   insertSchedule,
   lockSchedule,
@@ -92,18 +95,25 @@ async function requireStandupChannel(deps: ViewDeps, teamId: string, channelId: 
   await requireChannel(deps, teamId, channelId, "channel_id", { join: true });
 }
 
-/** The questions and the blocker question (as given, else the third when there is one); a 400 when it does not fit. */
-function questionsOf(input: ScheduleCreate): { questions: string[]; blockerQuestion: number | null } {
-  const questions = input.questions ?? [...DEFAULT_QUESTIONS];
+/**
+ * The questions (texts and stored details) and the blocker question: as given, else the third when there is one
+ * and it can be (text, not anonymous); a 400 when a given one does not fit.
+ */
+function questionsOf(input: ScheduleCreate): {
+  questions: string[];
+  questionDetails: QuestionDetail[] | null;
+  blockerQuestion: number | null;
+} {
+  const details = input.questions ?? DEFAULT_QUESTIONS.map(textQuestion);
   const blockerQuestion =
     input.blocker_question !== undefined
       ? input.blocker_question
-      : questions.length >= DEFAULT_BLOCKER_QUESTION
+      : canBeBlockerQuestion(details[DEFAULT_BLOCKER_QUESTION - 1])
         ? DEFAULT_BLOCKER_QUESTION
         : null;
-  const problem = blockerQuestionProblem(blockerQuestion, questions.length);
+  const problem = blockerQuestionProblem(blockerQuestion, details);
   if (problem) throw badRequest(problem);
-  return { questions, blockerQuestion };
+  return { questions: details.map((d) => d.text), questionDetails: storedDetails(details), blockerQuestion };
 }
 
 export async function createSchedule(deps: ViewDeps, teamId: string, input: ScheduleCreate): Promise<ScheduleView> {
@@ -122,7 +132,7 @@ export async function storeSchedule(
   input: ScheduleCreate,
 ): Promise<ScheduleRow> {
   const now = deps.clock.now();
-  const { questions, blockerQuestion } = questionsOf(input);
+  const { questions, questionDetails, blockerQuestion } = questionsOf(input);
   const values = {
     teamId,
     channelId: input.channel_id,
@@ -130,6 +140,8 @@ export async function storeSchedule(
     scheduleTz: input.schedule_tz ?? (await defaultTimezone(deps, teamId)),
     scheduleDays: input.schedule_days ?? DEFAULT_DAYS,
     questions,
+    questionDetails,
+    answerEarlyHours: input.answer_early_hours ?? DEFAULT_ANSWER_EARLY_HOURS,
     active: input.active ?? true,
     name: input.name ?? "",
     blockerQuestion,
@@ -169,15 +181,20 @@ export function schedulePatch(current: ScheduleRow, input: ScheduleUpdate, now: 
   if (changed("name", input.name)) patch.name = input.name;
   if (changed("kudosField", input.kudos_field)) patch.kudosField = input.kudos_field;
   if (input.reminder_minutes !== undefined) patch.reminderMinutes = input.reminder_minutes;
-  if (input.questions !== undefined) patch.questions = input.questions;
+  if (changed("answerEarlyHours", input.answer_early_hours)) patch.answerEarlyHours = input.answer_early_hours;
+  if (input.questions !== undefined) {
+    // Given questions replace the details too: a list of plain strings makes every question text again.
+    patch.questions = input.questions.map((d) => d.text);
+    patch.questionDetails = storedDetails(input.questions);
+  }
 
-  const count = (input.questions ?? current.questions).length;
+  const details = input.questions ?? questionDetailsOf(current.questions, current.questionDetails);
   if (input.blocker_question !== undefined) {
-    const problem = blockerQuestionProblem(input.blocker_question, count);
+    const problem = blockerQuestionProblem(input.blocker_question, details);
     if (problem) throw badRequest(problem);
     patch.blockerQuestion = input.blocker_question;
-  } else if (current.blockerQuestion !== null && current.blockerQuestion > count) {
-    // The blocker question was removed with the questions after it: no blocker question until one is chosen.
+  } else if (current.blockerQuestion !== null && !canBeBlockerQuestion(details[current.blockerQuestion - 1])) {
+    // The blocker question was removed (or made typed or anonymous) by this edit: none until one is chosen.
     patch.blockerQuestion = null;
   }
 

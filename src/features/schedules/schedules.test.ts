@@ -60,6 +60,8 @@ describe("schedules API", async () => {
         "channel_id",
         "id",
         "questions",
+        "question_details",
+        "answer_early_hours",
         "schedule_days",
         "schedule_time",
         "schedule_tz",
@@ -109,6 +111,11 @@ describe("schedules API", async () => {
       schedule_tz: "Asia/Kolkata",
       schedule_days: "mon,sun",
       questions: ["How are you?", "What next?"],
+      question_details: [
+        { text: "How are you?", type: "text", required: true, anonymous: false },
+        { text: "What next?", type: "text", required: true, anonymous: false },
+      ],
+      answer_early_hours: 12,
       active: false,
       // The channel list holds public channels only: a private channel's standup is named by the id.
       name: "Standup in a channel",
@@ -181,6 +188,7 @@ describe("schedules API", async () => {
       schedule_time: "10:15",
       active: false,
       questions: ["Three?"],
+      question_details: [{ text: "Three?", type: "text", required: true, anonymous: false }],
       schedule_tz: "Europe/Kyiv",
       next_run_at: null,
     };

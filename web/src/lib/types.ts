@@ -2,6 +2,7 @@
  * Shapes of the dashboard API (/dashboard/api/*): inferred from the zod schemas the server validates and
  * serialises its answers with (src/contract), so they cannot drift. Types only: nothing of zod reaches the bundle.
  */
+/** Typed questions (issue 25): how each question of a standup is answered. */
 export type {
   Analytics,
   AskDatesPreview,
@@ -36,6 +37,9 @@ export type {
   Profile,
   ProfileImportResult,
   ProfileImportRow,
+  QuestionDetail,
+  QuestionInput,
+  QuestionType,
   ReportSummary,
   Reports,
   Role,

@@ -8,26 +8,27 @@ import { useCreateStandup, useUpdateStandup } from "../lib/mutations.ts";
 import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
-import type { Channel, Schedule, ScheduleInput } from "../lib/types.ts";
+import type { Channel, QuestionDetail, Schedule, ScheduleInput } from "../lib/types.ts";
 import { PauseStandupDialog } from "./pause-dialog.tsx";
+import {
+  canBeBlocker,
+  MAX_QUESTIONS,
+  type Question,
+  QuestionRow,
+  questionInput,
+  questionsProblem,
+  toQuestions,
+} from "./question-editor.tsx";
 import { channelLabel, setStandupsFlash } from "./standups.tsx";
 
 /** Limits the server enforces (schedules.input.ts). */
-const MAX_QUESTIONS = 10;
-const MAX_QUESTION_LENGTH = 300;
 const MAX_NAME_LENGTH = 80;
+const MAX_ANSWER_EARLY_HOURS = 16;
+const DEFAULT_ANSWER_EARLY_HOURS = 12;
 const DEFAULT_QUESTIONS = ["What did you complete yesterday?", "What are you working on today?", "Any blockers?"];
 /** Reminder choices in minutes after the ask; a stored value that is not among them is offered too. */
 const REMINDER_CHOICES = [15, 30, 60, 90, 120, 180, 240, 360, 480, 600];
 const DEFAULT_REMINDER = 120;
-
-interface Question {
-  key: number;
-  text: string;
-}
-
-let nextKey = 1;
-const toQuestions = (texts: string[]): Question[] => texts.map((text) => ({ key: nextKey++, text }));
 
 interface FormState {
   channelId: string;
@@ -44,17 +45,19 @@ interface FormState {
   askInMemberTimezone: boolean;
   /** The answer modal's optional shout-out that gives kudos. */
   kudosField: boolean;
+  /** Hours before a run that members may answer it ahead, as typed (0–16). */
+  answerEarlyHours: string;
   active: boolean;
 }
 
-/** A template marks no blocker question: the one that asks about blocking, if any. */
+/** A template marks no blocker question: the text question that asks about blocking, if any. */
 function guessBlockerKey(questions: Question[]): number | null {
-  return questions.find((q) => /block|imped|stuck/i.test(q.text))?.key ?? null;
+  return questions.find((q) => canBeBlocker(q) && /block|imped|stuck/i.test(q.text))?.key ?? null;
 }
 
 function initialState(schedule: Schedule | undefined, channels: Channel[] | undefined): FormState {
   if (schedule) {
-    const questions = toQuestions(schedule.questions);
+    const questions = toQuestions(schedule.questions, schedule.question_details);
     return {
       channelId: schedule.channel_id,
       // A default name is shown as the placeholder, so it keeps following the channel.
@@ -67,6 +70,7 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
       reminderMinutes: schedule.reminder_minutes,
       askInMemberTimezone: schedule.ask_in_member_timezone,
       kudosField: schedule.kudos_field,
+      answerEarlyHours: String(schedule.answer_early_hours),
       active: schedule.active,
     };
   }
@@ -82,6 +86,7 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
     reminderMinutes: DEFAULT_REMINDER,
     askInMemberTimezone: false,
     kudosField: false,
+    answerEarlyHours: String(DEFAULT_ANSWER_EARLY_HOURS),
     active: true,
   };
 }
@@ -111,10 +116,11 @@ function validate(form: FormState): string | undefined {
   if (!form.tz) return "Choose a timezone.";
   if (form.days.length === 0) return "Pick at least one weekday.";
   if ([...form.name.trim()].length > MAX_NAME_LENGTH) return `Keep the name to ${MAX_NAME_LENGTH} characters.`;
-  if (form.questions.length === 0) return "Add at least one question.";
-  const blank = form.questions.findIndex((q) => !q.text.trim());
-  if (blank >= 0) return `Question ${blank + 1} is empty: write it or remove it.`;
-  return undefined;
+  const early = form.answerEarlyHours.trim();
+  if (!/^\d{1,2}$/.test(early) || Number(early) > MAX_ANSWER_EARLY_HOURS) {
+    return `Answer ahead takes whole hours from 0 to ${MAX_ANSWER_EARLY_HOURS}.`;
+  }
+  return questionsProblem(form.questions);
 }
 
 export function StandupEditorPage({ id }: { id?: string }) {
@@ -186,8 +192,8 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
       ? formatStandupTime(form.time, form.tz)
       : undefined;
 
-  const setQuestion = (key: number, text: string) =>
-    update({ questions: form.questions.map((q) => (q.key === key ? { ...q, text } : q)) });
+  const setQuestion = (key: number, patch: Partial<Question>) =>
+    update({ questions: form.questions.map((q) => (q.key === key ? { ...q, ...patch } : q)) });
   const moveQuestion = (index: number, delta: number) => {
     const next = [...form.questions];
     const [item] = next.splice(index, 1);
@@ -201,7 +207,9 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
     const chosen = templates.data?.find((t) => t.name === template);
     if (!chosen) return;
     setUndo({ name: chosen.name, previous: form.questions, blockerKey: form.blockerKey });
-    const questions = toQuestions(chosen.questions.slice(0, MAX_QUESTIONS));
+    // Templates may say how each question is answered (typed templates); without that, every question is text.
+    const details = (chosen as { question_details?: QuestionDetail[] }).question_details;
+    const questions = toQuestions(chosen.questions.slice(0, MAX_QUESTIONS), details);
     update({ questions, blockerKey: guessBlockerKey(questions) });
   };
 
@@ -209,7 +217,8 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
   const sameChannel = form.active
     ? (standups.data ?? []).filter((s) => s.active && s.channel_id === form.channelId && s.id !== schedule?.id)
     : [];
-  const blockerIndex = form.questions.findIndex((q) => q.key === form.blockerKey);
+  // A question made typed or anonymous stops being the blocker question.
+  const blockerIndex = form.questions.findIndex((q) => q.key === form.blockerKey && canBeBlocker(q));
   const reminderChoices =
     form.reminderMinutes === null || REMINDER_CHOICES.includes(form.reminderMinutes)
       ? REMINDER_CHOICES
@@ -226,11 +235,12 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
       schedule_time: form.time,
       schedule_tz: form.tz,
       schedule_days: WEEKDAYS.filter((d) => form.days.includes(d)).join(","),
-      questions: form.questions.map((q) => q.text.trim()),
+      questions: form.questions.map(questionInput),
       blocker_question: blockerIndex >= 0 ? blockerIndex + 1 : null,
       reminder_minutes: form.reminderMinutes,
       ask_in_member_timezone: form.askInMemberTimezone,
       kudos_field: form.kudosField,
+      answer_early_hours: Number(form.answerEarlyHours.trim()),
       active: form.active,
     };
     if (schedule?.active && !body.active) return setPausing(body);
@@ -415,51 +425,15 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           ) : null}
           <ol className="questions">
             {form.questions.map((q, index) => (
-              <li key={q.key} className="question">
-                <label htmlFor={`q-${q.key}`} className="sr-only">
-                  Question {index + 1}
-                </label>
-                <span className="question-number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <input
-                  id={`q-${q.key}`}
-                  className="input"
-                  value={q.text}
-                  maxLength={MAX_QUESTION_LENGTH}
-                  onChange={(e) => setQuestion(q.key, e.target.value)}
-                  required
-                />
-                <div className="question-actions">
-                  <button
-                    type="button"
-                    className="button button-icon"
-                    onClick={() => moveQuestion(index, -1)}
-                    disabled={index === 0}
-                    aria-label={`Move question ${index + 1} up`}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-icon"
-                    onClick={() => moveQuestion(index, 1)}
-                    disabled={index === form.questions.length - 1}
-                    aria-label={`Move question ${index + 1} down`}
-                  >
-                    ↓
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-icon"
-                    onClick={() => update({ questions: form.questions.filter((x) => x.key !== q.key) })}
-                    disabled={form.questions.length === 1}
-                    aria-label={`Remove question ${index + 1}`}
-                  >
-                    ×
-                  </button>
-                </div>
-              </li>
+              <QuestionRow
+                key={q.key}
+                question={q}
+                index={index}
+                count={form.questions.length}
+                onChange={(patch) => setQuestion(q.key, patch)}
+                onMove={(delta) => moveQuestion(index, delta)}
+                onRemove={() => update({ questions: form.questions.filter((x) => x.key !== q.key) })}
+              />
             ))}
           </ol>
           <div className="questions-footer">
@@ -475,6 +449,9 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
               {form.questions.length} of {MAX_QUESTIONS}.
             </span>
           </div>
+          <p id="anonymous-help" className="field-help">
+            Anonymous answers are stored without the name, shown only when 5 or more answer.
+          </p>
           <div className="field field-blocker">
             <label htmlFor="blocker-question">Blocker question</label>
             <select
@@ -485,14 +462,17 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
               aria-describedby="blocker-help"
             >
               <option value="">None</option>
-              {form.questions.map((q, index) => (
-                <option key={q.key} value={String(q.key)}>
-                  {index + 1}. {q.text.trim().slice(0, 60) || "(empty)"}
-                </option>
-              ))}
+              {form.questions.map((q, index) =>
+                canBeBlocker(q) ? (
+                  <option key={q.key} value={String(q.key)}>
+                    {index + 1}. {q.text.trim().slice(0, 60) || "(empty)"}
+                  </option>
+                ) : null,
+              )}
             </select>
             <p id="blocker-help" className="field-help">
-              Its answers are the blockers: highlighted in the thread and counted as active blockers.
+              Its answers are the blockers: highlighted in the thread and counted as active blockers. Only text
+              questions that are not anonymous can be it.
             </p>
           </div>
         </fieldset>
@@ -515,6 +495,26 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           </select>
           <p id="reminder-help" className="field-help">
             One direct message to those who have not answered yet.
+          </p>
+        </div>
+
+        <div className="field field-early">
+          <label htmlFor="answer-early">Answer ahead (hours)</label>
+          <input
+            id="answer-early"
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_ANSWER_EARLY_HOURS}
+            step={1}
+            value={form.answerEarlyHours}
+            onChange={(e) => update({ answerEarlyHours: e.target.value })}
+            aria-describedby="answer-early-help"
+          />
+          <p id="answer-early-help" className="field-help">
+            From this many hours before a run, people can answer it ahead from the app's Home tab (0 to{" "}
+            {MAX_ANSWER_EARLY_HOURS}; 0 turns it off).
           </p>
         </div>
 
