@@ -17,6 +17,7 @@ const EVENTS: Record<WebhookEventType, string> = {
   "blocker.reported": "An answer reports a blocker",
   "standup.completed": "A standup run closes, with its participation",
   "kudos.given": "Someone gives kudos",
+  "blocker.resolved": "A blocker is resolved",
 };
 const EVENT_TYPES = Object.keys(EVENTS) as WebhookEventType[];
 
