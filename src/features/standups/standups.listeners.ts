@@ -15,6 +15,9 @@ import {
   skipToday,
   submitResponse,
 } from "./answers.service.ts";
+import { blockerListeners } from "./blocker-actions.ts";
+import { openBlockerOf } from "./blocker-items.ts";
+import { promptFor, tickedResolved } from "./blocker-prompt.ts";
 import { nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
@@ -68,14 +71,16 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       await openView(deps, client, { trigger_id: trigger, view: closedModal() }, receivedAt);
       return;
     }
-    const [existing, shoutOut] = await Promise.all([
+    const [existing, shoutOut, blocker] = await Promise.all([
       existingAnswers(deps, run.id, userId),
       // A deleted standup's open run still takes answers, without the shout-out.
       findSchedule(deps, teamId, run.scheduleId).then(
         (s) => s.kudosField,
         () => false,
       ),
+      run.blockerQuestion === null ? undefined : openBlockerOf(deps.db, teamId, run.scheduleId, userId),
     ]);
+    const prompt = promptFor(blocker, run.localDate);
     const view = answerModal({
       runId: run.id,
       channelId: run.channelId,
@@ -83,12 +88,14 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       questions: run.questions,
       shoutOut,
       ...(existing ? { existing } : {}),
+      ...(prompt ? { blocker: prompt } : {}),
     });
     await openView(deps, client, { trigger_id: trigger, view }, receivedAt);
   };
   bolt.action(ACTIONS.answer, openModal);
   bolt.action(ACTIONS.edit, openModal);
   bolt.action(ACTIONS.openDashboard, async ({ ack }) => ack());
+  blockerListeners(bolt, deps);
 
   bolt.action(ACTIONS.skip, async ({ ack, body, client }) => {
     await ack();
@@ -125,6 +132,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
       .map((k) => values[k]?.answer?.value ?? "");
     const mood = values.mood?.mood?.selected_option?.value ?? null;
+    const resolveBlockerId = tickedResolved(values);
     // The shout-out is checked before the answer is saved, so a problem with it loses nothing typed.
     const shoutOut = readShoutOut(values);
     const run = shoutOut ? await findRun(deps.db, teamId, runId) : undefined;
@@ -137,7 +145,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     // The shout-out's kudos are stored in the answer's transaction: a failure loses neither half alone.
     const outcome = await submitResponse(
       deps,
-      { teamId, runId, userId, answers, mood },
+      { teamId, runId, userId, answers, mood, ...(resolveBlockerId ? { resolveBlockerId } : {}) },
       shoutOut ? (tx, saved) => giveShoutOut({ ...deps, db: tx }, { teamId, userId, ...saved, shoutOut }) : undefined,
     );
     if (outcome.ok) return ack();
