@@ -8,8 +8,8 @@ import type { Deps } from "../../deps.ts";
 import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOOD_SCORE } from "../insights/index.ts";
 import { memberNames } from "../members/index.ts";
-import { blockerAgeDays, findBlocker as findBlockerItem } from "../standups/index.ts";
 import { displayName, standupChannelNames } from "../schedules/index.ts";
+import { blockerAgeDays, findBlocker as findBlockerItem } from "../standups/index.ts";
 import {
   type FiringRow,
   findBlocker,
@@ -21,13 +21,7 @@ import {
   runMoodCounts,
   runParticipation,
 } from "./firings.repo.ts";
-import {
-  type AlertPlace,
-  blockerAlert,
-  blockerOpenAlert,
-  moodAlert,
-  participationAlert,
-} from "./rules.messages.ts";
+import { type AlertPlace, blockerAlert, blockerOpenAlert, moodAlert, participationAlert } from "./rules.messages.ts";
 import { adminTargetProblem } from "./rules.refs.ts";
 import type { RuleRow } from "./rules.repo.ts";
 

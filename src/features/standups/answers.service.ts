@@ -1,7 +1,7 @@
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
-import { trackBlocker } from "./blocker-items.ts";
 import { resolveTicked } from "./blocker-actions.ts";
+import { trackBlocker } from "./blocker-items.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
 import { appendDraftAnswer } from "./drafts.repo.ts";
@@ -82,7 +82,12 @@ export async function submitResponse(
       await deps.events.emit(tx, { type: "blocker.reported", teamId: run.teamId, data, at: now });
     // First, so a new blocker in this answer opens a new item instead of renaming the one just resolved.
     if (input.resolveBlockerId !== undefined) {
-      await resolveTicked(deps, tx, { teamId: run.teamId, blockerId: input.resolveBlockerId, userId: input.userId, at: now });
+      await resolveTicked(deps, tx, {
+        teamId: run.teamId,
+        blockerId: input.resolveBlockerId,
+        userId: input.userId,
+        at: now,
+      });
     }
     // A standup without a blocker question tracks none (and never resolves one by its answers).
     if (run.blockerQuestion !== null) {

@@ -1,7 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { truncate } from "../../chat/block-text.ts";
 import { actions, button, context, section } from "../../chat/blocks.ts";
-import { blockerAgeDays, type BlockerItem } from "./blocker-items.ts";
+import { type BlockerItem, blockerAgeDays } from "./blocker-items.ts";
 
 /**
  * "Still blocked on …?" (issue 25): the ask DM and the answer modal of a member with an open blocker item for the
@@ -25,7 +25,7 @@ export interface BlockerPrompt {
 
 /** The open item worth asking about on `localDate`: one reported on an earlier day (not the one just answered). */
 export function promptFor(item: BlockerItem | undefined, localDate: string): BlockerPrompt | undefined {
-  if (!item || item.status !== "open" || item.openedDate >= localDate) return undefined;
+  if (item?.status !== "open" || item.openedDate >= localDate) return undefined;
   return { id: item.id, text: item.text, ageDays: blockerAgeDays(item.openedDate, localDate) };
 }
 
@@ -39,14 +39,14 @@ export function ageNote(days: number): string {
 }
 
 /** The quoted blocker, escaped for mrkdwn by the caller's `escape` (messages.ts's slackEscape). */
-export function quote(text: string, escape: (s: string) => string): string {
-  return `“${escape(truncate(text.trim().replace(/\s+/g, " "), PROMPT_QUOTE))}”`;
+export function quote(text: string, esc: (s: string) => string): string {
+  return `“${esc(truncate(text.trim().replace(/\s+/g, " "), PROMPT_QUOTE))}”`;
 }
 
-export function promptBlocks(p: BlockerPrompt, escape: (s: string) => string): KnownBlock[] {
+export function promptBlocks(p: BlockerPrompt, esc: (s: string) => string): KnownBlock[] {
   return [
     {
-      ...section(`:construction: Still blocked on ${quote(p.text, escape)} (reported ${daysAgo(p.ageDays)})?`),
+      ...section(`:construction: Still blocked on ${quote(p.text, esc)} (reported ${daysAgo(p.ageDays)})?`),
       block_id: BLOCKER_BLOCK_IDS.prompt,
     },
     {
@@ -60,9 +60,9 @@ export function promptBlocks(p: BlockerPrompt, escape: (s: string) => string): K
 }
 
 /** The modal's top: the open blocker and an optional "Resolved" checkbox (its value is the blocker's id). */
-export function modalBlocks(p: BlockerPrompt, escape: (s: string) => string): KnownBlock[] {
+export function modalBlocks(p: BlockerPrompt, esc: (s: string) => string): KnownBlock[] {
   return [
-    context(`:construction: Open blocker: ${quote(p.text, escape)} (reported ${daysAgo(p.ageDays)})`),
+    context(`:construction: Open blocker: ${quote(p.text, esc)} (reported ${daysAgo(p.ageDays)})`),
     {
       type: "input",
       block_id: BLOCKER_MODAL.block,
@@ -94,7 +94,9 @@ export function recordedBlocks(line: string): KnownBlock[] {
 /** The DM's blocks with the prompt (and its buttons) replaced by `replacement`; the Answer buttons stay. */
 export function replacePrompt(blocks: KnownBlock[], replacement: KnownBlock[]): KnownBlock[] {
   const at = blocks.findIndex((b) => b.block_id === BLOCKER_BLOCK_IDS.prompt);
-  const rest = blocks.filter((b) => b.block_id !== BLOCKER_BLOCK_IDS.prompt && b.block_id !== BLOCKER_BLOCK_IDS.actions);
+  const rest = blocks.filter(
+    (b) => b.block_id !== BLOCKER_BLOCK_IDS.prompt && b.block_id !== BLOCKER_BLOCK_IDS.actions,
+  );
   rest.splice(Math.max(0, at), 0, ...replacement);
   return rest;
 }

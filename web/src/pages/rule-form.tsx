@@ -147,9 +147,7 @@ export function CreateRule({ count, onCreated }: { count: number; onCreated: (ru
         </div>
         {range ? (
           <div className="field field-time">
-            <label htmlFor="rule-threshold">
-              {THRESHOLD_LABEL[form.trigger as keyof typeof THRESHOLD_LABEL]}
-            </label>
+            <label htmlFor="rule-threshold">{THRESHOLD_LABEL[form.trigger as keyof typeof THRESHOLD_LABEL]}</label>
             <input
               id="rule-threshold"
               className="input"
