@@ -96,8 +96,8 @@ describe.runIf(onPostgres)("workflow rules on two app instances sharing one Post
     expect(closed.reduce((n, r) => n + r.closed, 0)).toBe(1);
     await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
     await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
-    expect(alerts("Blocker from U0R2A open").map((m) => m.text)).toEqual([
-      "Blocker from U0R2A open for 1 day in #two-standup standup: Waiting on legal",
+    expect(alerts("Blocker from Person U0R2A open").map((m) => m.text)).toEqual([
+      "Blocker from Person U0R2A open for 1 day in #two-standup standup: Waiting on legal",
     ]);
     const firings = await rows<{ n: number }>(
       a.deps.db,
