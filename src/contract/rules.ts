@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isoTimestamp } from "./common.ts";
 
 /** Every trigger a rule can have, in the order the dashboard offers them. */
-export const RULE_TRIGGERS = ["blocker_reported", "participation_below", "mood_below"] as const;
+export const RULE_TRIGGERS = ["blocker_reported", "participation_below", "mood_below", "blocker_open_days"] as const;
 /** Every action a rule can take. */
 export const RULE_ACTIONS = ["post_to_channel", "dm_admin"] as const;
 
@@ -12,13 +12,15 @@ export const rule = z
     trigger: z
       .enum(RULE_TRIGGERS)
       .describe(
-        "blocker_reported: a response reports a blocker; participation_below / mood_below: checked when a run closes",
+        "blocker_reported: a response reports a blocker; participation_below / mood_below: checked when a run closes; " +
+          "blocker_open_days: a blocker item still open N days after it was reported (once per blocker)",
       ),
     trigger_threshold: z
       .number()
       .nullable()
       .describe(
-        "participation_below: percent 0–100; mood_below: average mood 1 (😫) to 5 (😀); null for blocker_reported",
+        "participation_below: percent 0–100; mood_below: average mood 1 (😫) to 5 (😀); blocker_open_days: whole days 1–90; " +
+          "null for blocker_reported",
       ),
     action: z.enum(RULE_ACTIONS),
     action_target: z.string().describe("A channel id (post_to_channel) or the user id of an admin (dm_admin)"),

@@ -530,7 +530,7 @@ export const feedTokens = pgTable(
 
 // ---- Workflow rules ---------------------------------------------------------------------------
 
-export type RuleTrigger = "blocker_reported" | "participation_below" | "mood_below";
+export type RuleTrigger = "blocker_reported" | "participation_below" | "mood_below" | "blocker_open_days";
 export type RuleAction = "post_to_channel" | "dm_admin";
 
 /** What happens when: a trigger (with its threshold) and an action on a target. At most 100 a workspace. */
@@ -540,7 +540,7 @@ export const rules = pgTable(
     id: serial("id").primaryKey(),
     teamId: text("team_id").notNull(),
     trigger: text("trigger").$type<RuleTrigger>().notNull(),
-    /** Percent (participation_below) or average mood score 1–5 (mood_below); null for blocker_reported. */
+    /** Percent (participation_below), average mood score 1–5 (mood_below) or whole days (blocker_open_days). */
     triggerThreshold: doublePrecision("trigger_threshold"),
     action: text("action").$type<RuleAction>().notNull(),
     /** A channel id (post_to_channel) or an admin's user id (dm_admin). */

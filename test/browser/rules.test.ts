@@ -148,6 +148,39 @@ describe.runIf(hasChromium)("the Rules page in a real browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("an admin escalates blockers open for N days: whole days only, then listed as such at both widths", async () => {
+    const page = await web.signIn(TEAM, ADMIN, "/dashboard/rules");
+    await expect.poll(() => page.locator("#rule-trigger").count(), { timeout: 10_000 }).toBe(1);
+    await page.locator("#rule-trigger").selectOption("blocker_open_days");
+    expect(await page.locator("#rule-trigger option:checked").textContent()).toBe("Blocker open for N days");
+    expect(await page.locator("label[for=rule-threshold]").textContent()).toBe("Days (1–90)");
+    expect(await page.locator("#rule-threshold").inputValue()).toBe("3");
+    await page.locator("#rule-threshold").fill("2.5");
+    await page.getByRole("button", { name: "Add rule" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContain("Enter a whole number of days from 1 to 90.");
+    await page.locator("#rule-threshold").fill("4");
+    await page.locator("#rule-action").selectOption("post_to_channel");
+    const channel = page.locator("#rule-channel");
+    await channel.click();
+    await channel.fill("alerts");
+    await channel.press("Enter");
+    await page.getByRole("button", { name: "Add rule" }).click();
+    const row = page.getByRole("row").filter({ hasText: "Blocker open for 4 days" });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    expect((await stored()).filter((r) => r.trigger === "blocker_open_days")).toEqual([
+      expect.objectContaining({ trigger_threshold: 4, action: "post_to_channel", action_target: "C0RWALERT" }),
+    ]);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, "rules-blocker-open-days-1280.png"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => row.filter({ visible: true }).count()).toBe(1);
+    await page.screenshot({ path: join(OUTPUT, "rules-blocker-open-days-390.png"), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
   it("a member has no Rules entry, and the page says it is for admins", async () => {
     const page = await signedIn(MEMBER);
     await expect.poll(() => page.getByRole("link", { name: "Standups", exact: true }).count()).toBe(1);

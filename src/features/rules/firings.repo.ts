@@ -34,6 +34,32 @@ export async function claimFirings(ex: Executor, triggers: RuleTrigger[], s: Fir
   return inserted.map((r) => Number(r.id));
 }
 
+/**
+ * blocker_open_days: one firing per active rule covering the standup and open blocker item of that standup open at
+ * least the rule's days on `localDate` (the standup's date), claimed under (rule, blocker) in one statement: a close
+ * seen twice, or by two instances, and every later close fire each pair once. run_id: the run that last reported it.
+ */
+export async function claimBlockerFirings(
+  ex: Executor,
+  s: { teamId: string; scheduleId: string; runId: number; localDate: string; at: Date },
+): Promise<number[]> {
+  const inserted = await rows<{ id: number | string }>(
+    ex,
+    sql`insert into rule_firings (team_id, rule_id, run_id, blocker_id, created_at)
+        select r.team_id, r.id, coalesce(resp.run_id, ${s.runId}::bigint), b.id, ${s.at.toISOString()}::timestamptz
+        from rules r
+        join blockers b on b.team_id = r.team_id and b.schedule_id = ${s.scheduleId} and b.status = 'open'
+        left join responses resp on resp.team_id = b.team_id and resp.id = b.last_response_id
+        where r.team_id = ${s.teamId} and r.active and r.trigger = 'blocker_open_days'
+          and (r.schedule_id is null or r.schedule_id = ${s.scheduleId})
+          and ${s.localDate}::date - b.opened_date >= r.trigger_threshold
+        order by r.id, b.id
+        on conflict do nothing
+        returning id`,
+  );
+  return inserted.map((r) => Number(r.id));
+}
+
 export interface FiringStats {
   lastFiredAt: Date | null;
   firedCount: number;
@@ -59,6 +85,8 @@ export interface FiringRow {
   teamId: string;
   runId: number;
   responseId: number | null;
+  /** The blocker item a blocker_open_days firing is about. */
+  blockerId: number | null;
   doneAt: Date | null;
   /** Null when the rule was deleted after it fired. */
   rule: RuleRow | undefined;
@@ -78,6 +106,7 @@ export async function findFiring(ex: Executor, teamId: string, id: number): Prom
     teamId: f.teamId,
     runId: f.runId,
     responseId: f.responseId,
+    blockerId: f.blockerId,
     doneAt: f.doneAt,
     rule: row.rule ?? undefined,
   };
@@ -151,6 +180,16 @@ export async function runMoodCounts(ex: Executor, teamId: string, runId: number)
         group by mood`,
   );
   return new Map(found.map((r) => [r.mood, Number(r.n)]));
+}
+
+/** The standup's date of its latest closed run: the day a blocker_open_days firing judged (closes claim them). */
+export async function lastClosedDate(ex: Executor, teamId: string, scheduleId: string): Promise<string | undefined> {
+  const [row] = await rows<{ d: string | null }>(
+    ex,
+    sql`select max(local_date)::text as d from standup_runs
+        where team_id = ${teamId} and schedule_id = ${scheduleId} and closed_at is not null`,
+  );
+  return row?.d ?? undefined;
 }
 
 export interface BlockerFacts {

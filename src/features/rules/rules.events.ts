@@ -1,7 +1,7 @@
 import type { Tx } from "../../db/client.ts";
 import type { RuleTrigger } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { claimFirings, type FiringSubject } from "./firings.repo.ts";
+import { claimBlockerFirings, claimFirings, type FiringSubject } from "./firings.repo.ts";
 import { deleteRulesOfSchedule } from "./rules.repo.ts";
 
 /** The triggers checked when a run closes: each looks at the whole run once. */
@@ -33,13 +33,23 @@ export function ruleSubscribers(deps: Pick<Deps, "events" | "queue">): void {
   deps.events.on("standup.deleted", async (tx, e) => {
     await deleteRulesOfSchedule(tx, e.teamId, e.data.scheduleId);
   });
-  deps.events.on("standup.completed", (tx, e) =>
-    fire(deps, tx, CLOSE_TRIGGERS, {
+  deps.events.on("standup.completed", async (tx, e) => {
+    await fire(deps, tx, CLOSE_TRIGGERS, {
       teamId: e.teamId,
       scheduleId: e.data.scheduleId,
       runId: e.data.runId,
       responseId: null,
       at: e.at,
-    }),
-  );
+    });
+    // Each close of a standup is its daily look at its open blockers' age (on the run's date, in the standup's zone):
+    // an item still open at the end of its N-th day escalates then, once.
+    const firings = await claimBlockerFirings(tx, {
+      teamId: e.teamId,
+      scheduleId: e.data.scheduleId,
+      runId: e.data.runId,
+      localDate: e.data.standupDate,
+      at: e.at,
+    });
+    for (const firingId of firings) await deps.queue.enqueue("rules.fire", { teamId: e.teamId, firingId }, { tx });
+  });
 }

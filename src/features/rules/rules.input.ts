@@ -15,13 +15,15 @@ export const MAX_RULES = 100;
 export const PARTICIPATION_RANGE = { min: 0, max: 100 } as const;
 /** The mood score: 😫 1 to 😀 5, as insights scores moods. */
 export const MOOD_RANGE = { min: 1, max: 5 } as const;
+/** blocker_open_days: whole days a blocker item has been open. */
+export const BLOCKER_DAYS_RANGE = { min: 1, max: 90 } as const;
 
 /** Slack user ids: U… for people, W… for Enterprise Grid users. */
 export const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 const TRIGGERS = RULE_TRIGGERS.join(", ");
 const ACTIONS = RULE_ACTIONS.join(", ");
-const THRESHOLDS = `participation_below: a percentage from ${PARTICIPATION_RANGE.min} to ${PARTICIPATION_RANGE.max}; mood_below: an average mood from ${MOOD_RANGE.min} to ${MOOD_RANGE.max}; blocker_reported: null`;
+const THRESHOLDS = `participation_below: a percentage from ${PARTICIPATION_RANGE.min} to ${PARTICIPATION_RANGE.max}; mood_below: an average mood from ${MOOD_RANGE.min} to ${MOOD_RANGE.max}; blocker_open_days: whole days from ${BLOCKER_DAYS_RANGE.min} to ${BLOCKER_DAYS_RANGE.max}; blocker_reported: null`;
 const TARGETS = "a channel id for post_to_channel, the user id of an active admin for dm_admin";
 
 const required = (field: string, what: string) => (iss: { input?: unknown }) =>
@@ -78,6 +80,13 @@ function thresholdProblem(trigger: RuleTrigger, threshold: number | null): strin
     return threshold === null
       ? undefined
       : "trigger_threshold must be null or left out for blocker_reported, which has no threshold";
+  }
+  if (trigger === "blocker_open_days") {
+    const allowed = `a whole number of days from ${BLOCKER_DAYS_RANGE.min} to ${BLOCKER_DAYS_RANGE.max}`;
+    if (threshold === null) return `trigger_threshold is required for blocker_open_days: ${allowed}`;
+    if (!Number.isInteger(threshold) || threshold < BLOCKER_DAYS_RANGE.min || threshold > BLOCKER_DAYS_RANGE.max)
+      return `trigger_threshold must be ${allowed} for blocker_open_days`;
+    return undefined;
   }
   const [range, what] =
     trigger === "participation_below"

@@ -9,17 +9,19 @@ import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { MOOD_SCORE } from "../insights/index.ts";
 import { memberNames } from "../members/index.ts";
 import { displayName, standupChannelNames } from "../schedules/index.ts";
+import { blockerAgeDays, findBlocker as findBlockerItem } from "../standups/index.ts";
 import {
   type FiringRow,
   findBlocker,
   findFiring,
   findRunFacts,
   finishFiring,
+  lastClosedDate,
   type RunFacts,
   runMoodCounts,
   runParticipation,
 } from "./firings.repo.ts";
-import { type AlertPlace, blockerAlert, moodAlert, participationAlert } from "./rules.messages.ts";
+import { type AlertPlace, blockerAlert, blockerOpenAlert, moodAlert, participationAlert } from "./rules.messages.ts";
 import { adminTargetProblem } from "./rules.refs.ts";
 import type { RuleRow } from "./rules.repo.ts";
 
@@ -96,6 +98,16 @@ async function messageFor(
     const average = Math.round((sum / count) * 100) / 100;
     if (!(average < threshold)) return "not_below";
     return moodAlert(await placeOf(deps, teamId, run), { average, count, threshold });
+  }
+  if (rule.trigger === "blocker_open_days") {
+    const item = firing.blockerId === null ? undefined : await findBlockerItem(deps.db, teamId, firing.blockerId);
+    if (!item) return "no_data";
+    // Resolved between the close that claimed the firing and this job: nothing to escalate any more.
+    if (item.status !== "open") return "blocker_cleared";
+    const judged = (await lastClosedDate(deps.db, teamId, item.scheduleId)) ?? run.localDate;
+    const ageDays = Math.max(blockerAgeDays(item.openedDate, judged), threshold);
+    const name = (await memberNames(deps, teamId, [item.userId])).get(item.userId) ?? FORMER_MEMBER;
+    return blockerOpenAlert(await placeOf(deps, teamId, run, item.userId), { name, text: item.text, ageDays });
   }
   const response = firing.responseId === null ? undefined : await findBlocker(deps.db, teamId, firing.responseId);
   if (!response) return "no_data";

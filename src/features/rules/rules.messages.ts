@@ -71,6 +71,22 @@ export function moodAlert(p: AlertPlace, f: { average: number; count: number; th
   );
 }
 
+/** blocker_open_days: names the person (no mention), quotes the blocker and says how long it has been open. */
+export function blockerOpenAlert(p: AlertPlace, b: { name: string; text: string; ageDays: number }): ChatMessage {
+  const name = slackEscape(b.name);
+  const days = b.ageDays === 1 ? "1 day" : `${b.ageDays} days`;
+  const quoted = `>${truncate(slackEscape(b.text.trim()), BLOCKER_QUOTE_MAX).replace(/\n/g, "\n>")}`;
+  return fitMessage({
+    text: `Blocker from ${name} open for ${days} in ${slackEscape(p.standup)}: ${truncate(slackEscape(b.text.trim()), BLOCKER_PREVIEW)}`,
+    blocks: [
+      section(`:hourglass: *Blocker from ${name} open for ${days}*\n${where(p)}`),
+      ...sections(quoted),
+      reportButton(p.reportUrl),
+      context(FOOTER),
+    ],
+  });
+}
+
 /** Names the person (no mention: a rule's post should not ping them) and quotes the blocker, cut to fit Slack. */
 export function blockerAlert(p: AlertPlace, b: { name: string; text: string }): ChatMessage {
   const name = slackEscape(b.name);

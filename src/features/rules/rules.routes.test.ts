@@ -34,7 +34,7 @@ function expectError(res: Res, status: number): string {
   return String(body.error);
 }
 
-const TRIGGERS = "blocker_reported, participation_below, mood_below";
+const TRIGGERS = "blocker_reported, participation_below, mood_below, blocker_open_days";
 const ACTIONS = "post_to_channel, dm_admin";
 
 describe("workflow rules API", async () => {
@@ -180,7 +180,7 @@ describe("workflow rules API", async () => {
       ],
       [
         { ...participationToAdmin, trigger_threshold: "60" },
-        "trigger_threshold must be a number or null (participation_below: a percentage from 0 to 100; mood_below: an average mood from 1 to 5; blocker_reported: null)",
+        "trigger_threshold must be a number or null (participation_below: a percentage from 0 to 100; mood_below: an average mood from 1 to 5; blocker_open_days: whole days from 1 to 90; blocker_reported: null)",
       ],
       [
         { ...participationToAdmin, trigger_threshold: undefined },
@@ -213,6 +213,18 @@ describe("workflow rules API", async () => {
       [
         { ...blockerToChannel, trigger_threshold: 3 },
         "trigger_threshold must be null or left out for blocker_reported, which has no threshold",
+      ],
+      [
+        { ...blockerToChannel, trigger: "blocker_open_days" },
+        "trigger_threshold is required for blocker_open_days: a whole number of days from 1 to 90",
+      ],
+      [
+        { ...blockerToChannel, trigger: "blocker_open_days", trigger_threshold: 1.5 },
+        "trigger_threshold must be a whole number of days from 1 to 90 for blocker_open_days",
+      ],
+      [
+        { ...blockerToChannel, trigger: "blocker_open_days", trigger_threshold: 91 },
+        "trigger_threshold must be a whole number of days from 1 to 90 for blocker_open_days",
       ],
       [
         { ...blockerToChannel, action_target: SECOND_ADMIN },

@@ -36,6 +36,7 @@ describe.runIf(onPostgres)("workflow rules on two app instances sharing one Post
       { trigger: "blocker_reported" },
       { trigger: "participation_below", trigger_threshold: 75 },
       { trigger: "mood_below", trigger_threshold: 4 },
+      { trigger: "blocker_open_days", trigger_threshold: 1 },
     ]) {
       const res = await a.inject({
         method: "POST",
@@ -83,5 +84,25 @@ describe.runIf(onPostgres)("workflow rules on two app instances sharing one Post
       sql`select count(*)::int as n from rule_firings where team_id = ${team}`,
     );
     expect(Number(firings[0]!.n)).toBe(3);
+  });
+
+  it("a blocker still open a day later escalates once when both instances close the next run", async () => {
+    clock.set("2026-03-03T09:00:05Z");
+    const started = await Promise.all([tick(a.deps), tick(b.deps)]);
+    expect(started.flatMap((r) => r.started)).toHaveLength(1);
+    await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
+    clock.set("2026-03-04T00:00:10Z");
+    const closed = await Promise.all([tick(a.deps), tick(b.deps), tick(a.deps), tick(b.deps)]);
+    expect(closed.reduce((n, r) => n + r.closed, 0)).toBe(1);
+    await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
+    await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
+    expect(alerts("Blocker from Person U0R2A open").map((m) => m.text)).toEqual([
+      "Blocker from Person U0R2A open for 1 day in #two-standup standup: Waiting on legal",
+    ]);
+    const firings = await rows<{ n: number }>(
+      a.deps.db,
+      sql`select count(*)::int as n from rule_firings where team_id = ${team} and blocker_id is not null`,
+    );
+    expect(Number(firings[0]!.n)).toBe(1);
   });
 });

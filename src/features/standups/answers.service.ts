@@ -1,6 +1,7 @@
 import type { AnswerValue } from "../../contract/questions.ts";
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
+import { resolveTicked } from "./blocker-actions.ts";
 import { trackBlocker } from "./blocker-items.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
@@ -41,6 +42,8 @@ export async function submitResponse(
     /** The typed value of each typed question's answer (absent or null: unanswered). */
     values?: (AnswerValue | undefined)[];
     mood: string | null;
+    /** The modal's "Resolved" ticked for this open blocker of the member's: resolved before the answer is tracked. */
+    resolveBlockerId?: number;
   },
   /** More to store with the answer, in its transaction (the modal's shout-out): all of it or none of it. */
   alsoStore?: (tx: Tx, saved: { responseId: number; channelId: string }) => Promise<unknown>,
@@ -102,6 +105,15 @@ export async function submitResponse(
     await deps.events.emit(tx, { type, teamId: run.teamId, data, at: now });
     if (fields.hasBlocker && (await claimBlockerReported(tx, saved.id, now)))
       await deps.events.emit(tx, { type: "blocker.reported", teamId: run.teamId, data, at: now });
+    // First, so a new blocker in this answer opens a new item instead of renaming the one just resolved.
+    if (input.resolveBlockerId !== undefined) {
+      await resolveTicked(deps, tx, {
+        teamId: run.teamId,
+        blockerId: input.resolveBlockerId,
+        userId: input.userId,
+        at: now,
+      });
+    }
     // A standup without a blocker question tracks none (and never resolves one by its answers).
     if (run.blockerQuestion !== null) {
       await trackBlocker(deps, tx, {

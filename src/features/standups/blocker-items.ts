@@ -136,7 +136,8 @@ export type ResolveOutcome =
   | { ok: true; blocker: BlockerItem }
   | { ok: false; reason: "not_found" | "forbidden" | "already_resolved" };
 
-async function resolveInTx(
+/** Resolves `open` in the caller's transaction; undefined when it was no longer open (resolved once). */
+export async function resolveInTx(
   deps: EventDeps,
   tx: Tx,
   open: BlockerItem,

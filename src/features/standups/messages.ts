@@ -6,6 +6,7 @@ import { joinWithMore, shareBudget, truncate } from "../../chat/block-text.ts";
 import { actions, button, context, contexts, section, sections } from "../../chat/blocks.ts";
 import { type AnswerValue, type QuestionDetail, questionDetailsOf } from "../../contract/questions.ts";
 import { shoutOutBlocks } from "../kudos/index.ts";
+import { ageNote, type BlockerPrompt, modalBlocks, promptBlocks } from "./blocker-prompt.ts";
 import { firstHint } from "./conversation-messages.ts";
 import { questionBlocks } from "./question-inputs.ts";
 
@@ -75,6 +76,8 @@ export function parentMessage(run: RunInfo): ChatMessage {
 export interface AskOptions {
   name?: string;
   waitingFor?: string;
+  /** The member's open blocker for this standup, reported on an earlier day: "Still blocked on …?" comes first. */
+  blocker?: BlockerPrompt;
 }
 
 export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
@@ -87,6 +90,7 @@ export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
     // The notification's text: Slack shows a channel mention as the channel's name (a bare id would show as an id).
     text: `Time for standup in <#${run.channelId}>`,
     blocks: [
+      ...(opts.blocker ? promptBlocks(opts.blocker, slackEscape) : []),
       section(`:wave: Time for ${what} (${prettyDate(run.localDate)}).`),
       ...sections(questionList(run)),
       actions(
@@ -166,7 +170,10 @@ export function replyMessage(r: ReplyInput): ChatMessage {
 export interface SummaryInput {
   asked: number;
   answered: number;
-  blockers: { name: string; text: string }[];
+  /** The standup's open blocker items (and, where none are tracked, today's blocker answers); age in whole days. */
+  blockers: { name: string; text: string; ageDays?: number }[];
+  /** Blocker items resolved on the run's date. */
+  resolvedToday?: { name: string; text: string }[];
   /** Names of those who did not answer. */
   missing: string[];
   /** Names of those who skipped the day. */
@@ -195,17 +202,22 @@ export function summaryMessage(s: SummaryInput): ChatMessage {
   const skipped = s.skipped.length > 0 ? [context(nameList("Skipped today: ", s.skipped.map(slackEscape)))] : [];
   const away = s.away?.length ? [context(nameList(":palm_tree: Away: ", s.away.map(slackEscape)))] : [];
   // The blockers take what the rest of the message leaves of its text budget, in sections cut between blockers.
-  const room = MAX_MESSAGE_BLOCKS_TEXT - blockTextLength([heading, ...missing, ...skipped, ...away]) - BUDGET_MARGIN;
+  const rest = MAX_MESSAGE_BLOCKS_TEXT - blockTextLength([heading, ...missing, ...skipped, ...away]) - BUDGET_MARGIN;
+  const line = (b: { name: string; text: string; ageDays?: number }) =>
+    `• *${slackEscape(b.name)}*: ${truncate(slackEscape(b.text), BLOCKER_PREVIEW)}${b.ageDays === undefined ? "" : ` ${ageNote(b.ageDays)}`}`;
+  // Resolved ones are good news but the lesser part: they get a quarter of the room when both lists are there.
+  const resolved = s.resolvedToday ?? [];
+  const resolvedRoom = resolved.length === 0 ? 0 : s.blockers.length === 0 ? rest : Math.floor(rest / 4);
+  const room = rest - resolvedRoom;
   const blockers =
     s.blockers.length === 0
       ? [section("*Blockers:* none")]
-      : sections(
-          `*Blockers (${s.blockers.length}):*\n${joinWithMore(
-            s.blockers.map((b) => `• *${slackEscape(b.name)}*: ${truncate(slackEscape(b.text), BLOCKER_PREVIEW)}`),
-            room,
-          )}`,
-        );
-  return fitMessage({ text, blocks: [heading, ...blockers, ...missing, ...skipped, ...away] });
+      : sections(`*Blockers (${s.blockers.length}):*\n${joinWithMore(s.blockers.map(line), room)}`);
+  const done =
+    resolved.length === 0
+      ? []
+      : sections(`*Resolved today (${resolved.length}):*\n${joinWithMore(resolved.map(line), resolvedRoom)}`);
+  return fitMessage({ text, blocks: [heading, ...blockers, ...done, ...missing, ...skipped, ...away] });
 }
 
 export interface ModalInput {
@@ -218,6 +230,8 @@ export interface ModalInput {
   existing?: { answers: string[]; answerValues?: AnswerValue[] | null; mood: string | null };
   /** The schedule's optional shout-out that gives kudos. */
   shoutOut?: boolean;
+  /** The member's open blocker reported on an earlier day: shown first, with a "Resolved" checkbox. */
+  blocker?: BlockerPrompt;
 }
 
 export function answerModal(m: ModalInput): ModalView {
@@ -252,7 +266,11 @@ export function answerModal(m: ModalInput): ModalView {
     title: { type: "plain_text", text: "Standup" },
     submit: { type: "plain_text", text: m.existing ? "Save" : "Submit" },
     close: { type: "plain_text", text: "Cancel" },
-    blocks: [context(`<#${m.channelId}> · ${prettyDate(m.localDate)}`), ...blocks],
+    blocks: [
+      context(`<#${m.channelId}> · ${prettyDate(m.localDate)}`),
+      ...(m.blocker ? modalBlocks(m.blocker, slackEscape) : []),
+      ...blocks,
+    ],
   });
 }
 

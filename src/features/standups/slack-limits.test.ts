@@ -162,6 +162,73 @@ describe("Slack's limits at the largest standup", async () => {
     );
     expect(stuck).toEqual([]);
   });
+
+  it("the next day's asks open with 'Still blocked on …?' for 40 blockers of 3,000 characters, within the limits", async () => {
+    const before = t.fake.calls.length;
+    t.clock.set("2026-03-03T09:00:10Z");
+    runId = (await tick(t.deps)).started[0]!;
+    await t.deps.queue.drain();
+    const asks = t.fake
+      .callsTo("chat.postMessage")
+      .slice(-100)
+      .filter((c) => String(c.args.text).startsWith("Time for standup"));
+    const prompted = asks.filter((c) => JSON.stringify(c.args.blocks).includes("Still blocked on"));
+    expect(prompted.filter((c) => c.ok)).toHaveLength(40);
+    expectAllWithinLimits(t.fake.calls.slice(before).filter((c) => PAYLOAD_METHODS.has(c.method)));
+  });
+
+  it("the modal with the open blocker and its checkbox, and the button's update in place, are within the limits", async () => {
+    const owner = answering[0]!;
+    await t.sendInteraction({
+      type: "block_actions",
+      team: { id: TEAM },
+      user: { id: owner, team_id: TEAM },
+      trigger_id: "trigger.lim2",
+      channel: { id: t.fake.dmFor(TEAM, owner) },
+      actions: [{ type: "button", action_id: "standup_answer", value: String(runId), action_ts: "2" }],
+    });
+    await t.fake.waitFor((calls) => calls.filter((c) => c.method === "views.open").length === 2);
+    const open = t.fake.callsTo("views.open").at(-1)!;
+    expect(open.ok).toBe(true);
+    assertWithinSlackLimits(open);
+    expect(JSON.stringify(open.args.view)).toContain("blocker_resolve");
+    const [item] = await rows<{ id: number }>(
+      t.deps.db,
+      sql`select id::int as id from blockers where team_id = ${TEAM} and user_id = ${owner} and status = 'open'`,
+    );
+    const ask = t.fake
+      .messages(t.fake.dmFor(TEAM, owner))
+      .filter((m) => m.text.startsWith("Time for"))
+      .at(-1)!;
+    const updates = t.fake.callsTo("chat.update").length;
+    await t.sendInteraction({
+      type: "block_actions",
+      team: { id: TEAM },
+      user: { id: owner, team_id: TEAM },
+      channel: { id: ask.channel },
+      container: { type: "message", channel_id: ask.channel, message_ts: ask.ts },
+      message: { ts: ask.ts, text: ask.text, blocks: ask.blocks },
+      actions: [{ type: "button", action_id: "blocker_resolved", value: String(item!.id), action_ts: "3" }],
+    });
+    await t.fake.waitFor((calls) => calls.filter((c) => c.method === "chat.update").length > updates);
+    expectAllWithinLimits(t.fake.callsTo("chat.update").slice(updates));
+  });
+
+  it("the summary with 39 open blockers of 3,000 characters, their ages and one resolved today is within the limits", async () => {
+    t.clock.set("2026-03-04T00:00:30Z");
+    expect((await tick(t.deps)).closed).toBe(1);
+    await t.deps.queue.drain();
+    const summary = t.fake
+      .messages(CHANNEL)
+      .filter((m) => m.text.startsWith("Standup closed"))
+      .at(-1);
+    assertWithinSlackLimits(summary);
+    const body = JSON.stringify(summary!.blocks);
+    expect(body).toContain("Blockers (39)");
+    expect(body).toContain("(1 day)");
+    expect(body).toContain("Resolved today (1)");
+    expect(body).toMatch(/…and \d+ more/);
+  });
 });
 
 describe("a payload Slack refuses", async () => {

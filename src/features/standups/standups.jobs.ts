@@ -8,6 +8,9 @@ import { activeMemberIds, activeMemberZones, memberNames } from "../members/inde
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
 import { awayInRun } from "./away.ts";
+import { openBlockerOf } from "./blocker-items.ts";
+import { promptFor } from "./blocker-prompt.ts";
+import { summaryBlockers } from "./blocker-summary.ts";
 import { askedFirstQuestion, claimAskTurn, handOverDm, handOverIfTurnFree } from "./dm-conversation.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
@@ -191,10 +194,14 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const participant = await findParticipant(deps.db, runId, userId);
   const channel = await dmChannel(deps, client, run, userId, participant);
   const turn = await claimAskTurn(deps, run, userId);
+  // One indexed read (blockers_open_uq): "Still blocked on …?" leads the DM when an earlier blocker is open.
+  const blocker =
+    run.blockerQuestion === null ? undefined : await openBlockerOf(deps.db, teamId, run.scheduleId, userId);
+  const prompt = promptFor(blocker, run.localDate);
   const ts = await postOnce(
     deps,
     client,
-    { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run, turn) },
+    { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run, { ...turn, blocker: prompt }) },
     { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
   );
   if (turn.conversation) await askedFirstQuestion(deps, run, userId, ts);
@@ -308,12 +315,18 @@ async function summary(deps: Deps, teamId: string, runId: number): Promise<void>
     participantsWithStatus(deps.db, runId, "away"),
   ]);
   const answeredBy = new Set(answers.map((a) => a.userId));
-  const names = await memberNames(deps, teamId, [...participants.map((p) => p.userId), ...answeredBy, ...away]);
+  const items = await summaryBlockers(deps.db, run);
+  const names = await memberNames(deps, teamId, [
+    ...participants.map((p) => p.userId),
+    ...answeredBy,
+    ...away,
+    ...items.userIds,
+  ]);
   const nameOf = (userId: string) => names.get(userId) ?? FORMER_MEMBER;
   const msg = summaryMessage({
     asked: participants.length,
     answered: participants.filter((p) => answeredBy.has(p.userId)).length,
-    blockers: answers.filter((a) => a.hasBlocker).map((a) => ({ name: nameOf(a.userId), text: a.blockers })),
+    ...items.forSummary(answers, nameOf),
     missing: participants
       .filter((p) => !answeredBy.has(p.userId) && p.status !== "skipped")
       .map((p) => nameOf(p.userId)),

@@ -15,6 +15,9 @@ import {
   skipToday,
   submitResponse,
 } from "./answers.service.ts";
+import { blockerListeners } from "./blocker-actions.ts";
+import { openBlockerOf } from "./blocker-items.ts";
+import { promptFor, tickedResolved } from "./blocker-prompt.ts";
 import { invalidAnswerText, nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
@@ -70,14 +73,16 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       await openView(deps, client, { trigger_id: trigger, view: closedModal() }, receivedAt);
       return;
     }
-    const [existing, shoutOut] = await Promise.all([
+    const [existing, shoutOut, blocker] = await Promise.all([
       existingAnswers(deps, run.id, userId),
       // A deleted standup's open run still takes answers, without the shout-out.
       findSchedule(deps, teamId, run.scheduleId).then(
         (s) => s.kudosField,
         () => false,
       ),
+      run.blockerQuestion === null ? undefined : openBlockerOf(deps.db, teamId, run.scheduleId, userId),
     ]);
+    const prompt = promptFor(blocker, run.localDate);
     const view = answerModal({
       runId: run.id,
       channelId: run.channelId,
@@ -86,12 +91,14 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       questionDetails: run.questionDetails,
       shoutOut,
       ...(existing ? { existing } : {}),
+      ...(prompt ? { blocker: prompt } : {}),
     });
     await openView(deps, client, { trigger_id: trigger, view }, receivedAt);
   };
   bolt.action(ACTIONS.answer, openModal);
   bolt.action(ACTIONS.edit, openModal);
   bolt.action(ACTIONS.openDashboard, async ({ ack }) => ack());
+  blockerListeners(bolt, deps);
 
   bolt.action(ACTIONS.skip, async ({ ack, body, client }) => {
     await ack();
@@ -131,6 +138,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     );
     if (Object.keys(given.errors).length > 0) return ack({ response_action: "errors", errors: given.errors });
     const mood = values.mood?.mood?.selected_option?.value ?? null;
+    const resolveBlockerId = tickedResolved(values);
     // The shout-out is checked before the answer is saved, so a problem with it loses nothing typed.
     const shoutOut = readShoutOut(values);
     if (shoutOut) {
@@ -142,7 +150,15 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     // The shout-out's kudos are stored in the answer's transaction: a failure loses neither half alone.
     const outcome = await submitResponse(
       deps,
-      { teamId, runId, userId, answers: given.answers, values: given.values, mood },
+      {
+        teamId,
+        runId,
+        userId,
+        answers: given.answers,
+        values: given.values,
+        mood,
+        ...(resolveBlockerId ? { resolveBlockerId } : {}),
+      },
       shoutOut ? (tx, saved) => giveShoutOut({ ...deps, db: tx }, { teamId, userId, ...saved, shoutOut }) : undefined,
     );
     if (outcome.ok) return ack();

@@ -12,17 +12,35 @@ export const MAX_RULES = 100;
 const THRESHOLDS: Record<Exclude<RuleTrigger, "blocker_reported">, { min: number; max: number; step: number }> = {
   participation_below: { min: 0, max: 100, step: 1 },
   mood_below: { min: 1, max: 5, step: 0.1 },
+  blocker_open_days: { min: 1, max: 90, step: 1 },
 };
 const DEFAULT_THRESHOLD: Record<RuleTrigger, string> = {
   blocker_reported: "",
   participation_below: "60",
   mood_below: "3",
+  blocker_open_days: "3",
 };
 
 const TRIGGER_LABELS: Record<RuleTrigger, string> = {
   blocker_reported: "Someone reports a blocker",
   participation_below: "Participation at the close is below…",
   mood_below: "Average mood at the close is below…",
+  blocker_open_days: "Blocker open for N days",
+};
+const THRESHOLD_PROBLEM: Record<Exclude<RuleTrigger, "blocker_reported">, string> = {
+  participation_below: "Enter a percentage from 0 to 100.",
+  mood_below: "Enter an average mood from 1 (😫) to 5 (😀).",
+  blocker_open_days: "Enter a whole number of days from 1 to 90.",
+};
+const THRESHOLD_LABEL: Record<Exclude<RuleTrigger, "blocker_reported">, string> = {
+  participation_below: "Percentage",
+  mood_below: "Mood score (1–5)",
+  blocker_open_days: "Days (1–90)",
+};
+const THRESHOLD_HELP: Record<Exclude<RuleTrigger, "blocker_reported">, string> = {
+  participation_below: "Checked when a standup closes: who answered of those asked.",
+  mood_below: "Checked when a standup closes: 😫 1 to 😀 5, days without moods never fire.",
+  blocker_open_days: "Checked when a standup closes: once per blocker still open that many days after it was reported.",
 };
 const ACTION_LABELS: Record<RuleAction, string> = {
   post_to_channel: "Post in a channel",
@@ -53,10 +71,9 @@ function toInput(form: FormState): RuleInput | string {
   if (form.trigger !== "blocker_reported") {
     const range = THRESHOLDS[form.trigger];
     threshold = form.threshold.trim() === "" ? Number.NaN : Number(form.threshold);
-    if (!Number.isFinite(threshold) || threshold < range.min || threshold > range.max) {
-      return form.trigger === "participation_below"
-        ? "Enter a percentage from 0 to 100."
-        : "Enter an average mood from 1 (😫) to 5 (😀).";
+    const whole = form.trigger !== "blocker_open_days" || Number.isInteger(threshold);
+    if (!Number.isFinite(threshold) || !whole || threshold < range.min || threshold > range.max) {
+      return THRESHOLD_PROBLEM[form.trigger];
     }
   }
   const target = form.action === "post_to_channel" ? form.channelId : form.adminId;
@@ -130,9 +147,7 @@ export function CreateRule({ count, onCreated }: { count: number; onCreated: (ru
         </div>
         {range ? (
           <div className="field field-time">
-            <label htmlFor="rule-threshold">
-              {form.trigger === "participation_below" ? "Percentage" : "Mood score (1–5)"}
-            </label>
+            <label htmlFor="rule-threshold">{THRESHOLD_LABEL[form.trigger as keyof typeof THRESHOLD_LABEL]}</label>
             <input
               id="rule-threshold"
               className="input"
@@ -146,9 +161,7 @@ export function CreateRule({ count, onCreated }: { count: number; onCreated: (ru
               aria-describedby="rule-threshold-help"
             />
             <p id="rule-threshold-help" className="field-help">
-              {form.trigger === "participation_below"
-                ? "Checked when a standup closes: who answered of those asked."
-                : "Checked when a standup closes: 😫 1 to 😀 5, days without moods never fire."}
+              {THRESHOLD_HELP[form.trigger as keyof typeof THRESHOLD_HELP]}
             </p>
           </div>
         ) : null}

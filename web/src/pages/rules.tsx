@@ -15,6 +15,10 @@ import { channelLabel } from "./standups.tsx";
 function describeTrigger(rule: Pick<Rule, "trigger" | "trigger_threshold">): string {
   if (rule.trigger === "blocker_reported") return "Someone reports a blocker";
   if (rule.trigger === "participation_below") return `Participation below ${rule.trigger_threshold ?? "?"} %`;
+  if (rule.trigger === "blocker_open_days") {
+    const n = rule.trigger_threshold ?? "?";
+    return `Blocker open for ${n} ${n === 1 ? "day" : "days"}`;
+  }
   return `Average mood below ${rule.trigger_threshold ?? "?"} (of 5)`;
 }
 
