@@ -42,6 +42,14 @@ export const standupResponse = z
       .nullable()
       .describe("Which of `answers` (1-based) is the blocker question, as the run asked it; null: none"),
     answers: z.array(labelledAnswer).describe("Every answer in order, with its question"),
+    answer_values: z
+      .array(z.union([z.number(), z.boolean(), z.string(), z.array(z.string()), z.null()]))
+      .nullable()
+      .describe(
+        "Beside answers, one per question: the typed value of a number (number), yes_no (boolean), single_choice " +
+          "(the option) or multiple_choice (the options) question; null for text, unanswered and anonymous " +
+          "questions. null when the run asked only text questions. Anonymous answers are never in a response",
+      ),
     submitted_at: isoTimestamp,
   })
   .meta({ id: "StandupResponse" });
