@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDate, isoTimestamp, role } from "./common.ts";
+import { QUESTION_TYPES } from "./questions.ts";
 
 export const systemInfo = z.object({ name: z.string(), version: z.string(), status: z.literal("ok") });
 const socketState = z
@@ -42,7 +43,28 @@ export const roleChanged = z.object({ ok: z.literal(true), user_id: z.string(), 
 
 export const channel = z.object({ id: z.string(), name: z.string() }).meta({ id: "Channel" });
 
-export const template = z.object({ name: z.string(), questions: z.array(z.string()) }).meta({ id: "Template" });
+/** A template question's details, as a schedule's question_details carries them. */
+export const templateQuestion = z
+  .object({
+    text: z.string(),
+    type: z.enum(QUESTION_TYPES),
+    options: z.array(z.string()).optional().describe("single_choice and multiple_choice: the options, in order"),
+    min: z.number().nullable().optional().describe("number: the lowest answer allowed"),
+    max: z.number().nullable().optional().describe("number: the highest answer allowed"),
+    required: z.boolean(),
+    anonymous: z.boolean(),
+  })
+  .meta({ id: "TemplateQuestion" });
+
+export const template = z
+  .object({
+    name: z.string(),
+    questions: z.array(z.string()).describe("The questions' texts"),
+    question_details: z
+      .array(templateQuestion)
+      .describe("One per question, in order: its type and options (pass these as a standup's questions to keep them)"),
+  })
+  .meta({ id: "Template" });
 
 export const lastRun = z
   .object({
