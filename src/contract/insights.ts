@@ -21,6 +21,10 @@ export const labelledAnswer = z
   .object({
     question: z.string().describe("The question as the run asked it (later edits of the standup do not change it)"),
     answer: z.string().describe("The member's answer, possibly empty; Slack mrkdwn and :emoji: shortcodes as typed"),
+    anonymous: z
+      .literal(true)
+      .optional()
+      .describe("Present on an anonymous question: its answer is never shown by person (answer is empty)"),
   })
   .meta({ id: "Answer" });
 

@@ -135,7 +135,13 @@ const ans = (
  * Tools: Slack 5, Jira 2, GitHub 4 (9 answered). Anonymous workload (question 7): 4 answers on Monday
  * (3, 4, 4, 5), 1 on Tuesday (2), 5 on Wednesday (1–5).
  */
-export async function seedTypedWeek(db: Db, teamId: string, scheduleId: string): Promise<void> {
+export async function seedTypedWeek(
+  db: Db,
+  teamId: string,
+  scheduleId: string,
+  /** Five dates to use instead of 2 to 6 March 2026 (a browser test seeds the days before the real today). */
+  dates?: string[],
+): Promise<void> {
   const week: [string, Record<string, TypedAnswer>, AnswerValue[]][] = [
     [
       "2026-03-02",
@@ -166,7 +172,7 @@ export async function seedTypedWeek(db: Db, teamId: string, scheduleId: string):
       [],
     ],
   ];
-  for (const [date, answers, anonymous] of week) {
-    await seedTypedRun(db, { teamId, scheduleId, date, answers, anonymous: { 7: anonymous } });
+  for (const [i, [date, answers, anonymous]] of week.entries()) {
+    await seedTypedRun(db, { teamId, scheduleId, date: dates?.[i] ?? date, answers, anonymous: { 7: anonymous } });
   }
 }

@@ -48,10 +48,11 @@ export function labelAnswers(
 ): LabelledAnswer[] {
   const qs = questions ?? [];
   const as = answers ?? [];
-  return Array.from({ length: Math.max(qs.length, as.length) }, (_, i) => ({
-    question: qs[i] || `Question ${i + 1}`,
-    answer: typeof as[i] === "string" && !isAnonymous(details, i) ? (as[i] as string) : "",
-  }));
+  return Array.from({ length: Math.max(qs.length, as.length) }, (_, i) => {
+    const question = qs[i] || `Question ${i + 1}`;
+    if (isAnonymous(details, i)) return { question, answer: "", anonymous: true as const };
+    return { question, answer: typeof as[i] === "string" ? (as[i] as string) : "" };
+  });
 }
 
 /** The typed values beside `answers`, one per answer; null for an anonymous question whatever is stored. */

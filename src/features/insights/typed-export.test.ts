@@ -78,7 +78,9 @@ describe("typed answers in the CSV export and reports; anonymous answers in neit
     expect(amy.answer_values).toEqual([null, null, null, 3, "Frontend", true, ["Slack", "GitHub"], null]);
     expect(amy.answers.slice(3).map((a) => a.answer)).toEqual(["3", "Frontend", "Yes", "Slack, GitHub", ""]);
     const dan = rows.find((r) => r.user_id === "U0DAN")!;
-    expect(dan.answers[7]).toEqual({ question: ANONYMOUS, answer: "" });
+    expect(dan.answers[7]).toEqual({ question: ANONYMOUS, answer: "", anonymous: true });
+    expect(amy.answers[7]).toEqual({ question: ANONYMOUS, answer: "", anonymous: true });
+    expect(amy.answers[3]).toEqual({ question: "How confident are you, 1–5?", answer: "3" });
     expect(dan.answer_values![7]).toBeNull();
   });
 });
