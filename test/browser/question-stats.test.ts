@@ -87,9 +87,14 @@ describe.runIf(hasChromium)("question answers on Analytics and Reports", () => {
     });
   }
 
-  it("no panel without a standup chosen", async () => {
+  it("no panel without a standup chosen; with a member chosen the totals say they are everyone's", async () => {
     const page = await web.signIn(TEAM, ADMIN, "/dashboard/analytics?days=7");
     await expect.poll(() => page.getByRole("heading", { name: "Members" }).count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByRole("region", { name: "Question answers" }).count()).toBe(0);
+    await page.goto(`${web.base}/dashboard/analytics?days=7&standup=${standup}&member=U0AMY`);
+    const panel = page.getByRole("region", { name: "Question answers" });
+    await expect.poll(() => panel.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await panel.textContent()).toContain("the member filter does not apply here");
+    await expect.poll(() => card(page, "Which area?").textContent()).toContain("11 answers");
   });
 });

@@ -99,7 +99,16 @@ function QuestionCard({ q }: { q: QuestionStat }) {
 }
 
 /** The statistics panel of Analytics and Reports: shown only for one standup, and only when it has typed questions. */
-export function QuestionStatsPanel({ standup, range }: { standup: string | undefined; range: RangeParams }) {
+export function QuestionStatsPanel({
+  standup,
+  range,
+  memberChosen = false,
+}: {
+  standup: string | undefined;
+  range: RangeParams;
+  /** A member filter is on: these totals are still everyone's (an anonymous answer has no member to filter by). */
+  memberChosen?: boolean;
+}) {
   const stats = useQuestionStats(standup, range);
   if (!standup) return null;
   if (stats.isPending) return <Loading label="Loading question statistics…" />;
@@ -111,6 +120,9 @@ export function QuestionStatsPanel({ standup, range }: { standup: string | undef
         <h2 id="question-stats">Question answers</h2>
         <span className="muted">Choices, yes/no and numbers; anonymous ones only as totals of 5 or more</span>
       </div>
+      {memberChosen ? (
+        <p className="muted qs-note">Everyone's answers in this standup: the member filter does not apply here.</p>
+      ) : null}
       <div className="qs-grid">
         {stats.data.questions.map((q) => (
           <QuestionCard key={`${q.index}-${q.text}`} q={q} />

@@ -234,7 +234,7 @@ export function AnalyticsPage({ search }: { search: URLSearchParams }) {
                 </section>
               </div>
 
-              <QuestionStatsPanel standup={f.standup} range={{ days: f.days }} />
+              <QuestionStatsPanel standup={f.standup} range={{ days: f.days }} memberChosen={Boolean(f.member)} />
 
               <section className="panel" aria-labelledby="a-members">
                 <div className="panel-head">

@@ -200,7 +200,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             return (
               <>
                 <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} q={f.q} />
-                <QuestionStatsPanel standup={f.standup} range={range} />
+                <QuestionStatsPanel standup={f.standup} range={range} memberChosen={Boolean(f.member)} />
                 {groups.length === 0 ? (
                   <Empty title={f.q ? "No answers match" : "No answers in this range"}>
                     <p>
