@@ -22,7 +22,8 @@ export interface QuestionStatRow {
  * Every question that is not free text, as the standup's runs in the window asked it (standup_runs.question_details,
  * never the schedule's current questions), grouped by text, type and anonymity so a question that moved keeps one
  * line. Named answers come from responses.answer_values at the question's position in their own run; anonymous
- * ones only from anonymous_answers (their run found by standup and date), so no member is ever joined to them.
+ * ones only from anonymous_answers (their run found by standup, date and position), so no member is ever joined to
+ * them.
  * A value of the wrong JSON type for its question (a question that changed type) is not counted.
  */
 export function questionStatsRows(
@@ -56,10 +57,18 @@ export function questionStatsRows(
           where not a.anonymous
           union all
           select a.text, a.type, a.anonymous, x.standup_date, x.value
-          from asked a
-          join anonymous_answers x on x.team_id = ${teamId} and x.schedule_id = ${scheduleId}
-            and x.standup_date = a.local_date and x.question_index = a.idx
-          where a.anonymous
+          from anonymous_answers x
+          -- The run that asked it: a member in their own timezone may date an answer a day off the run's date,
+          -- so the nearest run within a day that asked an anonymous question at that position.
+          cross join lateral (
+            select * from asked a
+            where a.anonymous and a.idx = x.question_index
+              and a.local_date between x.standup_date - 1 and x.standup_date + 1
+            order by abs(a.local_date - x.standup_date), a.local_date
+            limit 1
+          ) a
+          where x.team_id = ${teamId} and x.schedule_id = ${scheduleId}
+            and x.standup_date between ${from} and ${to}
         ),
         vals as (
           select g.*, case when g.type = 'number' then (g.value #>> '{}')::numeric end as num

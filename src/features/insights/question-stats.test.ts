@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { seedTypedRun, seedTypedWeek, TYPED_QUESTIONS } from "../../../test/support/typed-answers.ts";
+import { anonymousAnswers } from "../../db/schema.ts";
 
 const A = "T0QSA";
 const B = "T0QSB";
@@ -133,6 +134,28 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
       answered: 10,
       average: 3.3,
       trend: [{ date: "2026-03-04", average: 3, count: 5 }],
+      hidden: false,
+    });
+  });
+
+  it("an anonymous answer dated a day off its run (a member's own timezone) still counts for that run", async () => {
+    const zoned = await createSchedule(t.deps.db, t.clock, { teamId: A, channelId: "C0ZONED", time: "23:00" });
+    await seedTypedRun(t.deps.db, { teamId: A, scheduleId: zoned, date: "2026-03-05", answers: {} });
+    await t.deps.db
+      .insert(anonymousAnswers)
+      .values(
+        [2, 3, 4, 5, 5].map((value) => ({
+          teamId: A,
+          scheduleId: zoned,
+          standupDate: "2026-03-06",
+          questionIndex: 7,
+          value,
+        })),
+      );
+    const body = await stats(`standup=${zoned}&from=2026-03-05&to=2026-03-06`);
+    expect(byText(body.questions, TYPED_QUESTIONS[7]!.text)).toMatchObject({
+      answered: 5,
+      average: 3.8,
       hidden: false,
     });
   });
