@@ -24,6 +24,7 @@ export * from "./kudos.ts";
 export * from "./manifest.ts";
 export * from "./members.ts";
 export * from "./profiles.ts";
+export * from "./question-stats.ts";
 export * from "./questions.ts";
 export * from "./rules.ts";
 export * from "./slack-text.ts";

@@ -21,6 +21,10 @@ export const labelledAnswer = z
   .object({
     question: z.string().describe("The question as the run asked it (later edits of the standup do not change it)"),
     answer: z.string().describe("The member's answer, possibly empty; Slack mrkdwn and :emoji: shortcodes as typed"),
+    anonymous: z
+      .literal(true)
+      .optional()
+      .describe("Present on an anonymous question: its answer is never shown by person (answer is empty)"),
   })
   .meta({ id: "Answer" });
 
@@ -42,6 +46,14 @@ export const standupResponse = z
       .nullable()
       .describe("Which of `answers` (1-based) is the blocker question, as the run asked it; null: none"),
     answers: z.array(labelledAnswer).describe("Every answer in order, with its question"),
+    answer_values: z
+      .array(z.union([z.number(), z.boolean(), z.string(), z.array(z.string()), z.null()]))
+      .nullable()
+      .describe(
+        "Beside answers, one per question: the typed value of a number (number), yes_no (boolean), single_choice " +
+          "(the option) or multiple_choice (the options) question; null for text, unanswered and anonymous " +
+          "questions. null when the run asked only text questions. Anonymous answers are never in a response",
+      ),
     submitted_at: isoTimestamp,
   })
   .meta({ id: "StandupResponse" });

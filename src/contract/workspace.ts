@@ -43,23 +43,6 @@ export const roleChanged = z.object({ ok: z.literal(true), user_id: z.string(), 
 
 export const channel = z.object({ id: z.string(), name: z.string() }).meta({ id: "Channel" });
 
-export const template = z.object({ name: z.string(), questions: z.array(z.string()) }).meta({ id: "Template" });
-
-export const lastRun = z
-  .object({
-    local_date: isoDate.describe("The run's date in the schedule's timezone"),
-    status: z.enum(["open", "closed", "skipped"]),
-    trigger: z.enum(["schedule", "manual"]).describe('"manual" for Run now'),
-    asked: z.number().int().describe("Participants asked so far"),
-    answered: z.number().int().describe("Participants who answered"),
-    asked_later: z
-      .number()
-      .int()
-      .describe("Participants still to be asked later, at their own time (member-timezone standups)"),
-    away: z.number().int().describe("Participants away on the run's date: not asked, counted nowhere"),
-  })
-  .meta({ id: "LastRun" });
-
 /** One question in full: how it is answered (issue 25's typed questions). */
 export const questionDetail = z
   .object({
@@ -77,6 +60,31 @@ export const questionDetail = z
       .describe("Answers are stored without the member and shown only as aggregates of at least 5 answers"),
   })
   .meta({ id: "QuestionDetail" });
+
+export const template = z
+  .object({
+    name: z.string(),
+    questions: z.array(z.string()).describe("The questions' texts"),
+    question_details: z
+      .array(questionDetail)
+      .describe("One per question, in order: its type and options (pass these as a standup's questions to keep them)"),
+  })
+  .meta({ id: "Template" });
+
+export const lastRun = z
+  .object({
+    local_date: isoDate.describe("The run's date in the schedule's timezone"),
+    status: z.enum(["open", "closed", "skipped"]),
+    trigger: z.enum(["schedule", "manual"]).describe('"manual" for Run now'),
+    asked: z.number().int().describe("Participants asked so far"),
+    answered: z.number().int().describe("Participants who answered"),
+    asked_later: z
+      .number()
+      .int()
+      .describe("Participants still to be asked later, at their own time (member-timezone standups)"),
+    away: z.number().int().describe("Participants away on the run's date: not asked, counted nowhere"),
+  })
+  .meta({ id: "LastRun" });
 
 export const schedule = z
   .object({

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { PACKAGE_VERSION } from "../http/server.ts";
 import { getKudos } from "./kudos-tools.ts";
+import { getQuestionStats } from "./question-tools.ts";
 import { getBlockers, getStandups, getTodayStandups, searchStandups } from "./standup-tools.ts";
 import type { Tool, ToolContext } from "./tool-kit.ts";
 import { getMembers, getMoodSummary, getParticipation, getWorkspaceSummary } from "./workspace-tools.ts";
@@ -17,6 +18,7 @@ export const TOOLS: readonly Tool[] = [
   getWorkspaceSummary,
   getMoodSummary,
   getKudos,
+  getQuestionStats,
 ];
 
 export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);

@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   "get_workspace_summary",
   "get_mood_summary",
   "get_kudos",
+  "get_question_stats",
 ];
 const ACCEPT = "application/json, text/event-stream";
 
@@ -94,7 +95,7 @@ describe("the MCP endpoint", async () => {
     expect((await fetch(url, { method: "DELETE", headers: bearer(key) })).status).toBe(405);
   });
 
-  it("the SDK client initializes, lists the 9 read-only tools with input schemas, and pings", async () => {
+  it("the SDK client initializes, lists the 10 read-only tools with input schemas, and pings", async () => {
     const client = await connect(key);
     expect(client.getServerVersion()).toMatchObject({ name: "upbeat", version: PACKAGE_VERSION });
     expect(client.getServerCapabilities()?.tools).toBeDefined();

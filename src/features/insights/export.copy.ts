@@ -15,6 +15,7 @@ import { MOOD_SCORE } from "./insights.service.ts";
  * - the values: the same joins and expressions; standup_name is displayName() (the schedule's name trimmed of what
  *   String.prototype.trim removes, else "#<channel name> standup", channel names passed in as JSON, or "Standup in a channel" when unknown); each
  *   question/answer pair is labelAnswers() ("Question N" for a missing or empty question, "" for an answer that is
+ *   an anonymous question's or
  *   not a string, "" for both past the response's own count);
  * - the formula guard (looksLikeFormula): a value starting with = + @ tab or CR gets a leading ' (ascii() of its
  *   first character), one starting with - when it also matches DASH_FORMULA, the same pattern in the syntax both
@@ -51,7 +52,10 @@ export function copyCsvStatement(
   for (let i = 0; i < pairs; i++) {
     qa.push(
       sql`, case when ${sql.raw(String(i))} < k.n then coalesce(nullif(run.questions ->> ${sql.raw(String(i))}, ''), ${sql.raw(`'Question ${i + 1}'`)}) else '' end as ${sql.identifier(`question_${i + 1}`)}`,
-      sql`, case when jsonb_typeof(r.answers -> ${sql.raw(String(i))}) = 'string' then r.answers ->> ${sql.raw(String(i))} else '' end as ${sql.identifier(`answer_${i + 1}`)}`,
+      // An anonymous question's answer is "" in the row already; blanked here too, as labelAnswers does.
+      sql`, case when jsonb_typeof(r.answers -> ${sql.raw(String(i))}) = 'string'
+                  and coalesce(run.question_details -> ${sql.raw(String(i))} ->> 'anonymous', '') <> 'true'
+             then r.answers ->> ${sql.raw(String(i))} else '' end as ${sql.identifier(`answer_${i + 1}`)}`,
     );
   }
   const columns = csvHeader(pairs);

@@ -2,6 +2,7 @@ import { finished, Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { errorBody, filterQuery, mutationErrors, rangeQuery, sessionErrors } from "../../contract/index.ts";
+import type { QuestionDetail } from "../../contract/questions.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
@@ -43,6 +44,7 @@ interface ExportRow {
   channel_id: string;
   questions: string[] | null;
   answers: string[] | null;
+  question_details: QuestionDetail[] | null;
 }
 
 /**
@@ -62,7 +64,7 @@ export function moodScoreCell(mood: string): number | "" {
 }
 
 function csvCells(r: ExportRow, pairs: number, channels?: ReadonlyMap<string, string>): unknown[] {
-  const labelled = labelAnswers(r.questions, r.answers);
+  const labelled = labelAnswers(r.questions, r.answers, r.question_details);
   const qa = Array.from({ length: pairs }, (_, i) => [labelled[i]?.question ?? "", labelled[i]?.answer ?? ""]).flat();
   return [
     ...CSV_COLUMNS.map((c) => r[c]),
@@ -112,7 +114,8 @@ export async function* exportRows(
                  r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood,
                  to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at,
                  r.schedule_id, coalesce(s.name, '') as schedule_name,
-                 coalesce(s.channel_id, run.channel_id, '') as channel_id, run.questions, r.answers
+                 coalesce(s.channel_id, run.channel_id, '') as channel_id, run.questions, r.answers,
+                 run.question_details
           from responses r
           left join members m on m.team_id = r.team_id and m.user_id = r.user_id
           left join standup_runs run on run.id = r.run_id and run.team_id = r.team_id

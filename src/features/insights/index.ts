@@ -37,5 +37,6 @@ export {
   type StandupParticipation,
   statsFor,
 } from "./participation.repo.ts";
+export { getQuestionStats, presentQuestionStat, questionStatsFor } from "./question-stats.service.ts";
 export { decodeCursor, encodeCursor, getReports, getToday, type ReportsQuery } from "./reports.service.ts";
 export { labelAnswers, presentResponse, type ResponseRecord } from "./responses.presenter.ts";

@@ -10,10 +10,12 @@ import {
   today,
   windowQuery,
 } from "../../contract/index.ts";
+import { questionStats, questionStatsQuery } from "../../contract/question-stats.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession } from "../../http/auth.ts";
 import type { App } from "../../http/server.ts";
 import { getAnalytics, getStats } from "./insights.service.ts";
+import { getQuestionStats } from "./question-stats.service.ts";
 import { getReports, getToday } from "./reports.service.ts";
 
 const badQuery = { 400: mutationErrors[400] };
@@ -64,5 +66,19 @@ export function insightRoutes(app: App, deps: Deps): void {
       },
     },
     async (req) => getAnalytics(deps, requireSession(req).teamId, req.query),
+  );
+  app.get(
+    "/dashboard/api/question-stats",
+    {
+      schema: {
+        summary: "One standup's typed questions: answers per option, the average and trend of numbers",
+        description:
+          "Questions that are not free text, as the standup's runs in the window asked them. Anonymous questions " +
+          "count only their anonymous answers and show nothing (hidden: true) below five answers.",
+        querystring: questionStatsQuery,
+        response: { 200: questionStats, ...sessionErrors, ...badQuery, ...noSchedule },
+      },
+    },
+    async (req) => getQuestionStats(deps, requireSession(req).teamId, req.query),
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { textQuestion } from "../../contract/questions.ts";
 import { DEFAULT_QUESTIONS, TEMPLATES } from "./templates.ts";
 
 describe("GET /dashboard/api/templates", async () => {
@@ -15,13 +16,28 @@ describe("GET /dashboard/api/templates", async () => {
     expect(templates).toHaveLength(25);
     expect(new Set(templates.map((template) => template.name)).size).toBe(25);
     for (const template of templates) {
-      expect(Object.keys(template).sort()).toEqual(["name", "questions"]);
+      expect(Object.keys(template).sort()).toEqual(["name", "question_details", "questions"]);
       expect(template.name).toEqual(expect.any(String));
       expect(template.questions.length).toBeGreaterThan(0);
       for (const question of template.questions) expect(question).toEqual(expect.any(String));
     }
-    expect(templates).toEqual(TEMPLATES.map((template) => ({ ...template, questions: [...template.questions] })));
-    expect(templates[0]).toEqual({ name: "Daily standup", questions: [...DEFAULT_QUESTIONS] });
+    expect(templates).toEqual(JSON.parse(JSON.stringify(TEMPLATES)));
+    expect(templates[0]).toEqual({
+      name: "Daily standup",
+      questions: [...DEFAULT_QUESTIONS],
+      question_details: DEFAULT_QUESTIONS.map(textQuestion),
+    });
+    // Typed questions travel with their type, bounds and options.
+    const status = templates.find((template) => template.name === "Project status") as unknown as {
+      question_details: unknown[];
+    };
+    expect(status.question_details[3]).toEqual({
+      text: "Is the project on track?",
+      type: "single_choice",
+      options: ["Green", "Amber", "Red"],
+      required: true,
+      anonymous: false,
+    });
   });
 
   it("needs a session", async () => {

@@ -6,7 +6,11 @@ import { type QuestionTemplate, TEMPLATES } from "./templates.ts";
 
 /** Copies, so nothing downstream can reach the frozen built-ins. */
 export function listTemplates(): QuestionTemplate[] {
-  return TEMPLATES.map((t) => ({ name: t.name, questions: [...t.questions] }));
+  return TEMPLATES.map((t) => ({
+    name: t.name,
+    questions: [...t.questions],
+    question_details: t.question_details.map((d) => ({ ...d, ...(d.options ? { options: [...d.options] } : {}) })),
+  }));
 }
 
 export function templateRoutes(app: App, _deps: Deps): void {

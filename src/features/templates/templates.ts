@@ -8,10 +8,37 @@
  * first two lean towards what happened and what is next, and its own questions follow.
  */
 
+import { type QuestionDetail, questionDetailsOf, textQuestion } from "../../contract/questions.ts";
+
 export interface QuestionTemplate {
   name: string;
+  /** The questions' texts (the spec's field). */
   questions: string[];
+  /** One per question: how it is answered (see questionDetailsOf); text unless the template says otherwise. */
+  question_details: QuestionDetail[];
 }
+
+/** A built-in's question: a plain string is a required free-text question. */
+type TemplateQuestion = string | QuestionDetail;
+
+/** A 1–5 scale (mood, confidence): the number a report averages and draws a trend of. */
+const scale = (text: string, opts: { anonymous?: boolean } = {}): QuestionDetail => ({
+  text,
+  type: "number",
+  min: 1,
+  max: 5,
+  // An anonymous pulse is optional: nobody has to answer it to send the rest.
+  required: !opts.anonymous,
+  anonymous: opts.anonymous ?? false,
+});
+const yesNo = (text: string): QuestionDetail => ({ text, type: "yes_no", required: true, anonymous: false });
+const choice = (text: string, options: string[]): QuestionDetail => ({
+  text,
+  type: "single_choice",
+  options,
+  required: true,
+  anonymous: false,
+});
 
 /** The three questions every schedule starts with: yesterday, today and blockers (the blocker question). */
 export const DEFAULT_QUESTIONS: readonly string[] = Object.freeze([
@@ -20,7 +47,9 @@ export const DEFAULT_QUESTIONS: readonly string[] = Object.freeze([
   "Any blockers?",
 ]);
 
-const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
+// Typed questions come after the third (the blocker question, which stays text), so yesterday, today and blockers
+// keep their meaning in every template.
+const BUILT_IN_TEMPLATES: { name: string; questions: TemplateQuestion[] }[] = [
   { name: "Daily standup", questions: [...DEFAULT_QUESTIONS] },
   {
     name: "Async check-in",
@@ -39,6 +68,7 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "What could get in the way of this plan?",
       "Which of your priorities depend on someone else?",
       "What are you deliberately not doing this week?",
+      scale("How confident are you in this week's plan, 1–5?"),
     ],
   },
   {
@@ -116,6 +146,7 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "What made your week easier?",
       "What made your week harder?",
       "Is there someone you'd like to pair or catch up with?",
+      scale("How balanced did work and life feel this week, 1–5? (anonymous)", { anonymous: true }),
     ],
   },
   {
@@ -135,6 +166,7 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "Is there anything that should hold the release?",
       "Are there known issues or feature flags to flip after the release?",
       "Is the rollback plan clear, and who owns it?",
+      scale("How confident are you in this release, 1–5?"),
     ],
   },
   {
@@ -153,7 +185,7 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "Which key result did you move this week, and by how much?",
       "What will you do next to move your key results?",
       "What is the biggest risk to our objectives?",
-      "How confident are you that we hit each key result this quarter?",
+      scale("How confident are you that we hit our key results this quarter, 1–5?"),
       "What should we drop or re-scope?",
     ],
   },
@@ -192,7 +224,7 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "What progress did the project make since the last update?",
       "What are the next milestones and their dates?",
       "Which risks or dependencies need attention?",
-      "Is the project on track: green, amber or red?",
+      choice("Is the project on track?", ["Green", "Amber", "Red"]),
       "Any decisions needed from stakeholders?",
     ],
   },
@@ -239,8 +271,9 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
       "How are you feeling today, honestly?",
       "What is giving you energy at the moment?",
       "What is draining your energy?",
-      "Is your workload manageable?",
+      yesNo("Is your workload manageable?"),
       "Is there anything the team could do to help?",
+      scale("Your mood today, from 1 (low) to 5 (great)?"),
     ],
   },
   {
@@ -255,9 +288,20 @@ const BUILT_IN_TEMPLATES: QuestionTemplate[] = [
 ];
 
 export const TEMPLATES: readonly QuestionTemplate[] = Object.freeze(
-  BUILT_IN_TEMPLATES.map((template) =>
-    Object.freeze({ name: template.name, questions: Object.freeze(template.questions) as string[] }),
-  ),
+  BUILT_IN_TEMPLATES.map((template) => {
+    const questions = template.questions.map((q) => (typeof q === "string" ? q : q.text));
+    const details = questionDetailsOf(
+      questions,
+      template.questions.map((q) => (typeof q === "string" ? textQuestion(q) : q)),
+    );
+    return Object.freeze({
+      name: template.name,
+      questions: Object.freeze(questions) as string[],
+      question_details: Object.freeze(
+        details.map((d) => Object.freeze(d.options ? { ...d, options: Object.freeze(d.options) as string[] } : d)),
+      ) as QuestionDetail[],
+    });
+  }),
 );
 
 export function findTemplate(name: string): QuestionTemplate | undefined {

@@ -21,14 +21,34 @@ export function Mood({ emoji }: { emoji: string }) {
   );
 }
 
-function Field({ label, text, blocker, names }: { label: string; text: string; blocker?: boolean; names: SlackNames }) {
+function Field({
+  label,
+  text,
+  blocker,
+  anonymous,
+  names,
+}: {
+  label: string;
+  text: string;
+  blocker?: boolean;
+  anonymous?: boolean;
+  names: SlackNames;
+}) {
   return (
     <div className={`answer-field${blocker ? " answer-field-blocker" : ""}`}>
       <dt>
         {emojify(label)}
         {blocker ? <span className="badge badge-blocker">Blocker</span> : null}
       </dt>
-      <dd>{text.trim() ? emojify(readableSlackText(text, names)) : <span className="muted">No answer</span>}</dd>
+      <dd>
+        {anonymous ? (
+          <span className="muted">Anonymous: shown only in the totals</span>
+        ) : text.trim() ? (
+          emojify(readableSlackText(text, names))
+        ) : (
+          <span className="muted">No answer</span>
+        )}
+      </dd>
     </div>
   );
 }
@@ -64,6 +84,7 @@ export function AnswerCard({ response, showStandup = true }: { response: Standup
             label={a.question}
             text={a.answer}
             blocker={blocker && i + 1 === response.blocker_question}
+            anonymous={a.anonymous}
             names={names}
           />
         ))}

@@ -2,6 +2,7 @@ import { Suspense, useMemo, useState } from "react";
 import { MoodDistributionChart, MoodTrendChart, ParticipationChart } from "../charts/lazy.ts";
 import { MemberFilter, MissingStandup, StandupFilter } from "../components/filter-selects.tsx";
 import { PageHeader } from "../components/layout.tsx";
+import { QuestionStatsPanel } from "../components/question-stats.tsx";
 import { Empty, Loading, QueryView } from "../components/states.tsx";
 import { ApiError } from "../lib/api.ts";
 import { formatDayRange, formatLongDay, MOODS, plural, trendWord } from "../lib/format.ts";
@@ -232,6 +233,8 @@ export function AnalyticsPage({ search }: { search: URLSearchParams }) {
                   )}
                 </section>
               </div>
+
+              <QuestionStatsPanel standup={f.standup} range={{ days: f.days }} memberChosen={Boolean(f.member)} />
 
               <section className="panel" aria-labelledby="a-members">
                 <div className="panel-head">

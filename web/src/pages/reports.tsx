@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { MemberFilter, MissingStandup, StandupFilter } from "../components/filter-selects.tsx";
 import { PageHeader } from "../components/layout.tsx";
+import { QuestionStatsPanel } from "../components/question-stats.tsx";
 import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, ApiError, errorMessage, query } from "../lib/api.ts";
 import { formatDayRange, isIsoDate, plural } from "../lib/format.ts";
@@ -199,6 +200,7 @@ export function ReportsPage({ search }: { search: URLSearchParams }) {
             return (
               <>
                 <Summary data={page} loaded={loaded.length} updating={reports.isPlaceholderData} q={f.q} />
+                <QuestionStatsPanel standup={f.standup} range={range} memberChosen={Boolean(f.member)} />
                 {groups.length === 0 ? (
                   <Empty title={f.q ? "No answers match" : "No answers in this range"}>
                     <p>

@@ -8,7 +8,7 @@ import { useCreateStandup, useUpdateStandup } from "../lib/mutations.ts";
 import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
-import type { Channel, QuestionDetail, Schedule, ScheduleInput } from "../lib/types.ts";
+import type { Channel, Schedule, ScheduleInput } from "../lib/types.ts";
 import { PauseStandupDialog } from "./pause-dialog.tsx";
 import {
   canBeBlocker,
@@ -208,8 +208,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
     if (!chosen) return;
     setUndo({ name: chosen.name, previous: form.questions, blockerKey: form.blockerKey });
     // Templates may say how each question is answered (typed templates); without that, every question is text.
-    const details = (chosen as { question_details?: QuestionDetail[] }).question_details;
-    const questions = toQuestions(chosen.questions.slice(0, MAX_QUESTIONS), details);
+    const questions = toQuestions(chosen.questions.slice(0, MAX_QUESTIONS), chosen.question_details);
     update({ questions, blockerKey: guessBlockerKey(questions) });
   };
 
