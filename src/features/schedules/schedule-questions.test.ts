@@ -192,4 +192,19 @@ describe("schedule API: typed questions and answering ahead", async () => {
     expect(text).toContain("multiple_choice");
     expect(JSON.stringify(doc)).toContain("question_details");
   });
+
+  it("every built-in template's typed questions create a standup that keeps them", async () => {
+    const templates = (await call("GET", "/dashboard/api/templates")).json() as {
+      name: string;
+      questions: string[];
+      question_details: { type: string }[];
+    }[];
+    const typedTemplates = templates.filter((tpl) => tpl.question_details.some((q) => q.type !== "text"));
+    expect(typedTemplates.length).toBeGreaterThanOrEqual(3);
+    for (const tpl of typedTemplates) {
+      const created = await create({ questions: tpl.question_details, name: tpl.name.slice(0, 80) });
+      expect(created.questions).toEqual(tpl.questions);
+      expect(created.question_details).toEqual(tpl.question_details);
+    }
+  });
 });
