@@ -6,6 +6,8 @@ export type {
   Analytics,
   AskDatesPreview,
   AskDatesSent,
+  BlockerItem,
+  BlockerPage,
   CelebrationSettings,
   Channel,
   CreatedMcpKey,
