@@ -139,8 +139,8 @@ function BlockerTable({ items, me, onResolve }: { items: BlockerItem[]; me: Me; 
               <td className="hide-narrow">{b.standup_name}</td>
               {b.status === "resolved" ? (
                 <td>
-                  {b.resolved_at ? formatInstant(b.resolved_at) : ""} by {b.resolved_by_name ?? "someone"}, after{" "}
-                  {age(b.age_days).replace("since today", "the same day")}
+                  {b.resolved_at ? formatInstant(b.resolved_at) : ""} by {b.resolved_by_name ?? "someone"},{" "}
+                  {b.age_days === 0 ? "the day it was reported" : `after ${plural(b.age_days, "day")}`}
                   {b.resolution_note ? <p className="blocker-note">“{b.resolution_note}”</p> : null}
                 </td>
               ) : (
