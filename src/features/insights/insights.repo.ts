@@ -89,20 +89,6 @@ export async function responseTotals(
   return row!;
 }
 
-/** Members whose latest response in the window has an active blocker, with that blocker. */
-export function activeBlockers(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
-  return rows<{ user_id: string; real_name: string; standup_date: string; blockers: string }>(
-    ex,
-    sql`select latest.user_id, ${sql.raw(personNameSql("m"))} as real_name, latest.standup_date::text as standup_date, latest.blockers
-        from (select distinct on (r.user_id) r.user_id, r.standup_date, r.blockers, r.has_blocker from responses r
-              where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
-              order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
-        left join members m on m.team_id = ${teamId} and m.user_id = latest.user_id
-        where latest.has_blocker
-        order by latest.standup_date desc, real_name`,
-  );
-}
-
 export function moodCounts(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
   return rows<{ date: string; mood: string; n: number }>(
     ex,
