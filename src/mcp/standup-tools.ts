@@ -106,7 +106,7 @@ export const getBlockers = defineTool({
     "confirmed still blocked) within the window are listed, so days=1 gives what was raised or repeated today. " +
     "Each entry has blocker_id, user_id, real_name, schedule_id, standup_name, standup_date (when it was last " +
     "reported), blockers (the text), status (open) and age_days (whole days since it was first reported, in the " +
-    `standup's timezone). Longest open first, at most ${BLOCKERS_LIMIT}.`,
+    `standup's timezone). Longest open first, at most ${BLOCKERS_LIMIT} (truncated: true when there are more).`,
   input: {
     days: daysArg(7, "Only items reported in this window count."),
     schedule_id: scheduleArg(),
