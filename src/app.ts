@@ -9,6 +9,7 @@ import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import { type SocketOptions, SocketTransport } from "./chat/socket/socket-transport.ts";
 import type { Deps } from "./deps.ts";
 import { startSnapshotScheduler } from "./features/backup/index.ts";
+import { blockerRoutes } from "./features/blockers/index.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
 import { channelRoutes } from "./features/channels/index.ts";
 import { dataRemovalRoutes } from "./features/data-removal/index.ts";
@@ -129,6 +130,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
     feedRoutes,
     insightRoutes,
     exportRoutes,
+    blockerRoutes,
     kudosRoutes,
     profileRoutes,
     mcpKeyRoutes,

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type * as blockers from "./blockers.ts";
 import type * as celebrations from "./celebrations.ts";
 import type * as chatEvents from "./chat-events.ts";
 import type * as dataRemoval from "./data-removal.ts";
@@ -13,6 +14,7 @@ import type * as timeOff from "./time-off.ts";
 import type * as webhooks from "./webhooks.ts";
 import type * as workspace from "./workspace.ts";
 
+export * from "./blockers.ts";
 export * from "./celebrations.ts";
 export * from "./chat-events.ts";
 export * from "./common.ts";
@@ -61,6 +63,8 @@ export type CreatedMcpKey = z.output<typeof workspace.createdMcpKey>;
 export type McpConfigs = z.output<typeof workspace.mcpConfigs>;
 export type McpClientConfig = McpConfigs[keyof McpConfigs];
 export type FeedToken = z.output<typeof workspace.feedToken>;
+export type BlockerItem = z.output<typeof blockers.blockerItem>;
+export type BlockerPage = z.output<typeof blockers.blockerPage>;
 export type Stats = z.output<typeof insights.stats>;
 export type StandupResponse = z.output<typeof insights.standupResponse>;
 export type LabelledAnswer = z.output<typeof insights.labelledAnswer>;

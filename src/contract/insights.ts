@@ -3,17 +3,19 @@ import { holiday } from "./celebrations.ts";
 import { isoDate, isoTimestamp } from "./common.ts";
 
 /**
- * The one meaning of "active blockers" everywhere (stats, reports, the MCP tool): people, not answers. A person who
- * reported a blocker on Monday and answered "none" on Wednesday has no active blocker.
+ * The one meaning of "active blockers" everywhere (stats, reports, the MCP tools, the Blockers page; issue 25): open
+ * blocker items. A blocker reported on Monday and again on Tuesday is one item; answering "none" on Wednesday, or
+ * resolving it, closes it.
  */
-export const ACTIVE_BLOCKERS = "Active blockers: members whose latest answer in the period still reports a blocker";
+export const ACTIVE_BLOCKERS =
+  "Active blockers: open blocker items (reported and not resolved yet) of active members in standups that exist";
 
 export const stats = z
   .object({
     total_members: z.number().int(),
     submitted_today: z.number().int(),
     participation_7d_pct: z.number().int(),
-    active_blockers: z.number().int().describe(`${ACTIVE_BLOCKERS}, over the last 7 days (today included)`),
+    active_blockers: z.number().int().describe(`${ACTIVE_BLOCKERS}, however long ago they were first reported`),
   })
   .meta({ id: "Stats" });
 
@@ -102,7 +104,12 @@ export const reportSummary = z
     answered: z.number().int().describe("Member-runs answered in the window (schedule_id and user_id apply)"),
     pct: z.number().int().describe("round(100 × answered / asked), 0 when asked is 0"),
     awaiting: z.number().int().describe("Members asked in runs still open who have not answered yet"),
-    active_blockers: z.number().int().describe(`${ACTIVE_BLOCKERS} (the window; schedule_id and user_id apply)`),
+    active_blockers: z
+      .number()
+      .int()
+      .describe(
+        `${ACTIVE_BLOCKERS}, of those open during the window (first reported by its end, last reported in or after it); schedule_id and user_id apply`,
+      ),
   })
   .meta({ id: "ReportSummary", description: "The whole window, whatever page this is" });
 

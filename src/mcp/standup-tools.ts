@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { listBlockers } from "../features/blockers/index.ts";
 import { completeWindow, workspaceToday } from "../features/calendar/index.ts";
-import { listActiveBlockers, listStandups, participationDaily, searchAnswers } from "../features/insights/index.ts";
+import { listStandups, participationDaily, searchAnswers } from "../features/insights/index.ts";
 import {
   dateArg,
   daysArg,
@@ -18,6 +19,7 @@ import {
 export const STANDUPS_LIMIT = 300;
 export const TODAY_LIMIT = 500;
 export const SEARCH_LIMIT = 25;
+export const BLOCKERS_LIMIT = 200;
 export const MAX_RANGE_DAYS = 92;
 const DEFAULT_RANGE_DAYS = 7;
 
@@ -99,15 +101,33 @@ export const getBlockers = defineTool({
   name: "get_blockers",
   title: "Active blockers",
   description:
-    "Members who are blocked right now: those whose most recent standup response in the window reports a blocker " +
-    "(an answer that is not empty and not a word like none, no or n/a). Each entry has user_id, real_name, " +
-    "standup_date (when it was reported) and blockers (the text). Newest first. A member who answered later " +
-    "without a blocker is not listed.",
-  input: { days: daysArg(7, "Only responses from this window count."), schedule_id: scheduleArg(), user_id: userArg() },
+    "Open blocker items: each blocker a member reported that has not been resolved (answering the blocker question " +
+    "with none, no or n/a, or resolving it on the dashboard or in Slack, resolves it). Only items reported (or " +
+    "confirmed still blocked) within the window are listed, so days=1 gives what was raised or repeated today. " +
+    "Each entry has blocker_id, user_id, real_name, schedule_id, standup_name, standup_date (when it was last " +
+    "reported), blockers (the text), status (open) and age_days (whole days since it was first reported, in the " +
+    `standup's timezone). Longest open first, at most ${BLOCKERS_LIMIT} (truncated: true when there are more).`,
+  input: {
+    days: daysArg(7, "Only items reported in this window count."),
+    schedule_id: scheduleArg(),
+    user_id: userArg(),
+  },
   async run(ctx, args) {
     const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);
-    const blockers = await listActiveBlockers(ctx.deps, ctx.teamId, w, f);
-    return { ...w, ...echoFilters(args), count: blockers.length, blockers };
+    const query = { status: "open", standup: f.scheduleId, member: f.userId, reportedSince: w.from } as const;
+    const page = await listBlockers(ctx.deps, ctx.teamId, { ...query, per_page: BLOCKERS_LIMIT });
+    const blockers = page.items.map((b) => ({
+      blocker_id: b.id,
+      user_id: b.user_id,
+      real_name: b.real_name,
+      schedule_id: b.standup_id,
+      standup_name: b.standup_name,
+      standup_date: b.last_date,
+      blockers: b.text,
+      status: b.status,
+      age_days: b.age_days,
+    }));
+    return { ...w, ...echoFilters(args), count: blockers.length, truncated: page.total > blockers.length, blockers };
   },
 });
 

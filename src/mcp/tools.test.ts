@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../test/support/app.ts";
+import { seedBlocker } from "../../test/support/blockers.ts";
 import { createSchedule } from "../../test/support/factories.ts";
 import { responses, runParticipants, standupRuns } from "../db/schema.ts";
 import { createKey } from "../features/mcp-keys/index.ts";
@@ -105,6 +106,38 @@ describe("MCP tools over a real HTTP server", async () => {
     ["U0ZED"],
     [["U0ZED", "Zebra secret project", "More kubernetes for zebra", "Blocked by zebra legal", "😀"]],
   );
+  // The blocker items those answers leave (the Slack side makes them; see the standups feature): Ben's blocker of
+  // Monday, repeated today, is one item; Cat's is from a month ago and still open; Ana's was resolved; Zed's is B's.
+  const benBlocker = await seedBlocker(t.deps.db, {
+    teamId: A,
+    scheduleId: scheduleA,
+    userId: "U0BEN",
+    text: "Staging environment is down",
+    openedDate: "2026-03-02",
+    lastDate: TODAY,
+  });
+  const catBlocker = await seedBlocker(t.deps.db, {
+    teamId: A,
+    scheduleId: scheduleA,
+    userId: "U0CAT",
+    text: "Old laptop",
+    openedDate: "2026-02-02",
+  });
+  await seedBlocker(t.deps.db, {
+    teamId: A,
+    scheduleId: scheduleA,
+    userId: "U0ANA",
+    text: "Fixed thing",
+    openedDate: "2026-02-27",
+    resolved: { by: "U0ANA", at: "2026-03-02T09:10:00Z", via: "answer" },
+  });
+  await seedBlocker(t.deps.db, {
+    teamId: B,
+    scheduleId: scheduleB,
+    userId: "U0ZED",
+    text: "Blocked by zebra legal",
+    openedDate: TODAY,
+  });
   const keyA = (await createKey(t.deps, A, "U0AADMIN", { name: "A" })).key;
   const keyB = (await createKey(t.deps, B, "U0BADMIN", { name: "B" })).key;
 
@@ -228,12 +261,33 @@ describe("MCP tools over a real HTTP server", async () => {
     expect((json.standups as { user_id: string }[]).map((s) => s.user_id)).toEqual(["U0ANA", "U0BEN"]);
   });
 
-  it("get_blockers lists members whose latest response reports a blocker", async () => {
+  it("get_blockers lists the open blocker items reported in the window, with status and age", async () => {
     const { json } = await call("get_blockers");
-    expect(json).toMatchObject({ from: "2026-02-26", to: TODAY, days: 7, count: 1 });
+    expect(json).toMatchObject({ from: "2026-02-26", to: TODAY, days: 7, count: 1, truncated: false });
     expect(json.blockers).toEqual([
-      { user_id: "U0BEN", real_name: "Ben", standup_date: TODAY, blockers: "Staging environment is down" },
+      {
+        blocker_id: benBlocker,
+        user_id: "U0BEN",
+        real_name: "Ben",
+        schedule_id: scheduleA,
+        standup_name: expect.any(String),
+        standup_date: TODAY,
+        blockers: "Staging environment is down",
+        status: "open",
+        age_days: 2,
+      },
     ]);
+    // A longer window also finds Cat's month-old item, first: the longest open comes first. Resolved ones never.
+    const month = await call("get_blockers", { days: 60 });
+    expect(
+      (month.json.blockers as { blocker_id: number; age_days: number }[]).map((b) => [b.blocker_id, b.age_days]),
+    ).toEqual([
+      [catBlocker, 30],
+      [benBlocker, 2],
+    ]);
+    expect(month.text).not.toMatch(/Fixed thing/);
+    const zed = await call("get_blockers", { days: 365 }, clientB);
+    expect((zed.json.blockers as { user_id: string }[]).map((b) => b.user_id)).toEqual(["U0ZED"]);
     expect((await call("get_blockers", { days: 0 })).isError).toBe(true);
     expect((await call("get_blockers", { days: 366 })).isError).toBe(true);
     expect((await call("get_blockers", { days: 2.5 })).isError).toBe(true);
@@ -311,7 +365,7 @@ describe("MCP tools over a real HTTP server", async () => {
       total_members: 4, // the three people and the installer
       submitted_today: 2,
       participation_7d_pct: 75, // 6 answers of 8: today's open run counts its two answers so far
-      active_blockers: 1,
+      active_blockers: 2, // open items: Ben's and Cat's (however old)
       schedules: 2,
       active_schedules: 1,
     });

@@ -57,8 +57,8 @@ export const getWorkspaceSummary = defineTool({
   title: "Workspace health snapshot",
   description:
     "A one-call overview of the workspace's standups: team_name, today's date in the workspace timezone, " +
-    "total_members (active), submitted_today, participation_7d_pct, active_blockers (members whose latest " +
-    "response of the last 7 days reports a blocker), schedules and active_schedules, standups (schedule_id, " +
+    "total_members (active), submitted_today, participation_7d_pct, active_blockers (open blocker items " +
+    "of active members: reported and not resolved yet; get_blockers lists them), schedules and active_schedules, standups (schedule_id, " +
     "channel_id and active of each: the schedule_id other tools filter by), and mood_7d (overall_avg on " +
     `a 1 to 5 scale, 0 when nobody gave a mood, and trend). ${MOOD_SCALE} Start here, then drill down with the ` +
     "other tools.",

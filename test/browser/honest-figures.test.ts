@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { timeOff } from "../../src/db/schema.ts";
+import { seedBlocker } from "../support/blockers.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
 import { memberTimezoneTeam } from "../support/member-timezone.ts";
@@ -63,6 +64,22 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
           answers: Object.fromEntries(everyone.map((id) => [id, answer(blocked[id] ?? "none")])),
         });
       }
+      // The blocker items those answers leave (the Slack side tracks them as answers come): Tom's is open since
+      // Friday, Ana's and Priya's were resolved by Monday's "none", Aiko's Monday one is open until she answers.
+      const item = (userId: string, text: string, openedDate: string, lastDate: string, resolvedAt?: string) =>
+        seedBlocker(t.deps.db, {
+          teamId: TEAM,
+          scheduleId: team.scheduleId,
+          userId,
+          text,
+          openedDate,
+          lastDate,
+          ...(resolvedAt ? { resolved: { by: userId, at: resolvedAt, via: "answer" } } : {}),
+        });
+      await item("U0TOM", "CI is red", "2026-11-27", "2026-11-30");
+      await item("U0ANA", "Review backlog", "2026-11-27", "2026-11-27", "2026-11-30T09:10:00Z");
+      await item("U0PRIYA", "Disk full", "2026-11-27", "2026-11-27", "2026-11-30T09:10:00Z");
+      await item("U0AIKO", "Waiting on API keys", "2026-11-30", "2026-11-30");
       // Lucía is off all week: the run marks her away and never asks her.
       await t.deps.db.insert(timeOff).values({
         teamId: TEAM,
@@ -147,13 +164,12 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
         "Not asked (their time had passed): Aiko, Ana, Priya, Tom",
       ]);
 
-      // Active blockers: people whose latest answer still names one (Tom); the card says so, for screen readers too.
+      // Active blockers: open blocker items (Tom's; Aiko's was resolved by her answer); the card says so, for screen
+      // readers too.
       const value = page.locator(".stat").filter({ hasText: "Active blockers" }).locator(".stat-value");
       await expect.poll(() => value.textContent(), { timeout: 10_000 }).toBe("1");
       const help = await value.getAttribute("aria-describedby");
-      expect(await page.locator(`[id="${help}"]`).textContent()).toBe(
-        "people whose latest answer, in any standup, in the last 7 days still names a blocker",
-      );
+      expect(await page.locator(`[id="${help}"]`).textContent()).toBe("open blockers: reported and not resolved yet");
       expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
       mkdirSync(OUTPUT, { recursive: true });
       await expect.poll(() => page.getByText("Drawing chart…").count(), { timeout: 10_000 }).toBe(0);
@@ -165,7 +181,7 @@ describe.runIf(hasChromium)("honest figures: who is asked when, who is away, wha
       await expect.poll(() => summary.getByText("1 active blocker", { exact: true }).count()).toBe(1);
       const summaryHelp = await summary.getByText("1 active blocker", { exact: true }).getAttribute("aria-describedby");
       expect(await page.locator(`[id="${summaryHelp}"]`).textContent()).toContain(
-        "Active blockers: people whose latest answer in this range still names a blocker.",
+        "Active blockers: open blockers (reported and not resolved yet) that were reported in this range.",
       );
       const dayHead = (id: string) => page.locator(`[aria-labelledby="day-${id}"] > summary`);
       expect(await dayHead("2026-11-27").textContent()).toContain("3 people reported a blocker");

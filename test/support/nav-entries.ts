@@ -7,6 +7,7 @@ export const NAV_ENTRIES: { group: string; label: string; path: string; admin?: 
   { group: "Standups", label: "Standups", path: "/standups" },
   { group: "Standups", label: "Reports", path: "/reports" },
   { group: "Standups", label: "Analytics", path: "/analytics" },
+  { group: "Standups", label: "Blockers", path: "/blockers" },
   { group: "People", label: "Members", path: "/members", admin: true },
   { group: "People", label: "Profiles", path: "/profiles", admin: true },
   { group: "People", label: "Time off", path: "/time-off" },

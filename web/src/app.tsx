@@ -24,6 +24,7 @@ const WebhooksPage = lazy(() => import("./pages/webhooks.tsx").then((m) => ({ de
 const FeedPage = lazy(() => import("./pages/feed.tsx").then((m) => ({ default: m.FeedPage })));
 const CelebrationsPage = lazy(() => import("./pages/celebrations.tsx").then((m) => ({ default: m.CelebrationsPage })));
 const CalendarPage = lazy(() => import("./pages/calendar.tsx").then((m) => ({ default: m.CalendarPage })));
+const BlockersPage = lazy(() => import("./pages/blockers.tsx").then((m) => ({ default: m.BlockersPage })));
 const TimeOffPage = lazy(() => import("./pages/time-off.tsx").then((m) => ({ default: m.TimeOffPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 const MyProfilePage = lazy(() => import("./pages/my-profile.tsx").then((m) => ({ default: m.MyProfilePage })));
@@ -50,6 +51,7 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (edit)
     return { title: "Edit standup", element: <StandupEditorPage id={decodeURIComponent(edit[1]!)} />, admin: true };
   if (path === "/reports") return { title: "Reports", element: <ReportsPage search={search} /> };
+  if (path === "/blockers") return { title: "Blockers", element: <BlockersPage search={search} me={me} /> };
   if (path === "/analytics") return { title: "Analytics", element: <AnalyticsPage search={search} /> };
   if (path === "/kudos") return { title: "Kudos", element: <KudosPage /> };
   if (path === "/time-off") return { title: "Time off", element: <TimeOffPage me={me} /> };

@@ -31,7 +31,7 @@ export interface StandupDigest {
   pct: number;
   /** Average mood score per day that had one (5 😀 … 1 😫), the week's average, and first half against second. */
   mood: { daily: { date: string; avg: number }[]; average: number | null; trend: "up" | "down" | "flat" };
-  /** Members whose latest answer of the week reports a blocker: how many, and the newest few. */
+  /** The open blocker items (active blockers) reported in the week: how many, and the newest few. */
   blockers: { count: number; latest: DigestBlocker[] };
 }
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { seedBlocker } from "../../../test/support/blockers.ts";
 import { emailClaims, useFakeEmail } from "../../../test/support/email.ts";
 import { createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
 import { seedKudo } from "../../../test/support/kudos.ts";
@@ -64,6 +65,21 @@ describe("the weekly digest", async () => {
       U0CAT: { answers: ["a", "b", "Blocked by the release freeze"], mood: "😐" },
     },
   });
+  // The blocker items those answers leave: Ada's resolved by her "nothing", Ben's and Cat's open.
+  await seedBlocker(t.deps.db, {
+    teamId: NY,
+    scheduleId: hostile,
+    userId: "U0ADA",
+    text: "Need VPN access",
+    openedDate: "2026-03-02",
+    resolved: { by: "U0ADA", at: "2026-03-04T14:10:00Z", via: "answer" },
+  });
+  for (const [userId, text] of [
+    ["U0BEN", HOSTILE_BLOCKER],
+    ["U0CAT", "Blocked by the release freeze"],
+  ] as const) {
+    await seedBlocker(t.deps.db, { teamId: NY, scheduleId: hostile, userId, text, openedDate: "2026-03-04" });
+  }
   await seedRun(t.deps.db, { teamId: NY, scheduleId: plain, date: "2026-03-06", asked: ["U0ADA"], answers: {} });
   // Outside the week (the Sunday before, the Monday after): not counted.
   for (const date of ["2026-03-01", "2026-03-09"]) {

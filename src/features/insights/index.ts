@@ -1,5 +1,5 @@
 /** The insights feature's public face: stats, reports, analytics, the CSV export and the MCP tools' queries. */
-export { crlfRecords, csvCell, csvLine, DASH_FORMULA } from "./csv.ts";
+export { CSV_BOM, crlfRecords, csvCell, csvLine, DASH_FORMULA } from "./csv.ts";
 export { copyCsv, copyCsvStatement } from "./export.copy.ts";
 export { CSV_COLUMNS, csvChunks, exportRoutes, exportRows } from "./export.routes.ts";
 // The raw queries, for the benchmarks that time each statement on its own.

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { personNameSql } from "../../lib/person-names.ts";
 import { type Filters, matchesSearch, responseFilter } from "./filters.repo.ts";
+import { openBlockerCount } from "./open-blockers.repo.ts";
 import type { ResponseRecord } from "./responses.presenter.ts";
 
 /**
@@ -69,7 +70,7 @@ export function standupsBetween(
   );
 }
 
-/** The window's totals behind a report's summary: answers (q applies) and members whose latest answer is blocked. */
+/** The window's totals behind a report's summary: answers (q applies) and the blocker items open during it. */
 export async function responseTotals(
   ex: Executor,
   teamId: string,
@@ -84,27 +85,9 @@ export async function responseTotals(
               from responses r
               where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
                 ${f.q ? sql`and ${matchesSearch(f.q)}` : sql``}) c,
-             (select count(*)::int as active_blockers
-              from (select distinct on (r.user_id) r.has_blocker from responses r
-                    where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
-                    order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
-              where latest.has_blocker) b`,
+             (select ${openBlockerCount(teamId, f, { from, to })} as active_blockers) b`,
   );
   return row!;
-}
-
-/** Members whose latest response in the window has an active blocker, with that blocker. */
-export function activeBlockers(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {
-  return rows<{ user_id: string; real_name: string; standup_date: string; blockers: string }>(
-    ex,
-    sql`select latest.user_id, ${sql.raw(personNameSql("m"))} as real_name, latest.standup_date::text as standup_date, latest.blockers
-        from (select distinct on (r.user_id) r.user_id, r.standup_date, r.blockers, r.has_blocker from responses r
-              where r.team_id = ${teamId} and r.standup_date between ${from} and ${to} ${responseFilter(f)}
-              order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
-        left join members m on m.team_id = ${teamId} and m.user_id = latest.user_id
-        where latest.has_blocker
-        order by latest.standup_date desc, real_name`,
-  );
 }
 
 export function moodCounts(ex: Executor, teamId: string, from: string, to: string, f: Filters = {}) {

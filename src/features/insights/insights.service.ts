@@ -4,7 +4,8 @@ import { notFound } from "../../http/errors.ts";
 import { type DateWindow, resolveWindow, shiftDate, workspaceToday } from "../calendar/index.ts";
 import { MOODS } from "../standups/index.ts";
 import type { Filters } from "./filters.repo.ts";
-import { activeBlockers, blockersByDay, moodCounts, searchResponses, standupsBetween } from "./insights.repo.ts";
+import { blockersByDay, moodCounts, searchResponses, standupsBetween } from "./insights.repo.ts";
+import { openBlockersIn } from "./open-blockers.repo.ts";
 import { memberParticipation, type ParticipationRow, participationByDay, statsFor } from "./participation.repo.ts";
 import { namesFor, presentResponse } from "./responses.presenter.ts";
 import { scheduleInTeam } from "./today.repo.ts";
@@ -145,9 +146,9 @@ export function participationByMember(deps: InsightDeps, teamId: string, w: Span
   return memberParticipation(deps.db, teamId, w.from, w.to, f, deps.clock.now());
 }
 
-/** Members whose latest response in the window reports a blocker. */
+/** The open blocker items reported in the window (active blockers, issue 25), newest report first. */
 export function listActiveBlockers(deps: ReadDeps, teamId: string, w: Span, f: Filters = {}) {
-  return activeBlockers(deps.db, teamId, w.from, w.to, f);
+  return openBlockersIn(deps.db, teamId, w.from, w.to, f);
 }
 
 /** Full-text search over every answer, best matches first: the response, its rank and a highlighted snippet. */

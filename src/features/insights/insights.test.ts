@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { seedBlocker } from "../../../test/support/blockers.ts";
 import { createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
 
 describe("stats, reports and analytics", async () => {
@@ -42,6 +43,22 @@ describe("stats, reports and analytics", async () => {
         U0BOB: { answers: ["a", "b", "No access to prod"], mood: "😀" },
         U0CID: { answers: ["a", "b", "-"], mood: "😀" },
       },
+    });
+    // The blocker items those answers leave: Amy's resolved by her "n/a", Bob's open (the active blocker).
+    await seedBlocker(t.deps.db, {
+      teamId: team,
+      scheduleId,
+      userId: "U0AMY",
+      text: "blocked on review",
+      openedDate: "2026-03-02",
+      resolved: { by: "U0AMY", at: "2026-03-03T09:10:00Z", via: "answer" },
+    });
+    await seedBlocker(t.deps.db, {
+      teamId: team,
+      scheduleId,
+      userId: "U0BOB",
+      text: "No access to prod",
+      openedDate: "2026-03-03",
     });
   }
 

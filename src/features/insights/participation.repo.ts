@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { type Filters, pctSql, responseFilter, runFilter } from "./filters.repo.ts";
+import { openBlockerCount } from "./open-blockers.repo.ts";
 
 /**
  * Participation: who was asked and who answered, per day, per standup and per member, and the stats' last
@@ -91,7 +92,7 @@ export function pct(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((100 * part) / whole);
 }
 
-/** Today's numbers and the last 7 days' participation (open runs: answers so far). */
+/** Today's numbers, the last 7 days' participation (open runs: answers so far) and the open blocker items. */
 export async function statsFor(ex: Executor, teamId: string, today: string, weekStart: string, f: Filters, now: Date) {
   const [row] = await rows<{
     total_members: number;
@@ -115,11 +116,7 @@ export async function statsFor(ex: Executor, teamId: string, today: string, week
           (select count(distinct r.user_id) from responses r
              where r.team_id = ${teamId} and r.standup_date = ${today} ${responseFilter(f)})::int as submitted_today,
           a.asked, a.answered,
-          (select count(*) from (
-             select distinct on (r.user_id) r.has_blocker from responses r
-             where r.team_id = ${teamId} and r.standup_date between ${weekStart} and ${today} ${responseFilter(f)}
-             order by r.user_id, r.standup_date desc, r.submitted_at desc) latest
-           where latest.has_blocker)::int as active_blockers
+          ${openBlockerCount(teamId, f)} as active_blockers
         from (select (count(*) filter (where counted))::int as asked, (count(*) filter (where answered))::int as answered
               from (${askedRows(teamId, weekStart, today, f, now)}) w) a`,
   );

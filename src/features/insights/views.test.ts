@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../../test/support/app.ts";
+import { seedBlocker } from "../../../test/support/blockers.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { responses, runParticipants, schedules, standupRuns } from "../../db/schema.ts";
 
@@ -112,6 +113,14 @@ describe("views per standup and member; open runs are not misses", async () => {
     closesAt: `${TODAY}T23:59:00Z`,
     participants: { U0AMY: "asked", U0BOB: "answered", U0CID: "skipped", U0DEE: "pending" },
     answers: { U0BOB: ["Billing", "Invoices", "Waiting on legal"] },
+  });
+  // The blocker item Bob's answer opens: the one active blocker.
+  await seedBlocker(t.deps.db, {
+    teamId: TEAM,
+    scheduleId: alpha,
+    userId: "U0BOB",
+    text: "Waiting on legal",
+    openedDate: TODAY,
   });
   // Beta, started at 08:00: Amy answered.
   await seedOpenRun(t, {

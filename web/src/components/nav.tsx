@@ -25,6 +25,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { to: "/standups", label: "Standups" },
       { to: "/reports", label: "Reports" },
       { to: "/analytics", label: "Analytics" },
+      { to: "/blockers", label: "Blockers" },
     ],
   },
   {

@@ -7,6 +7,8 @@ export type {
   Analytics,
   AskDatesPreview,
   AskDatesSent,
+  BlockerItem,
+  BlockerPage,
   CelebrationSettings,
   Channel,
   CreatedMcpKey,

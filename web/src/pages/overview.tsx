@@ -40,9 +40,8 @@ function StatCard({
   );
 }
 
-/** The one meaning of "active blockers" (the API's too): people, counted once, by their latest answer. */
-export const ACTIVE_BLOCKERS_HINT =
-  "people whose latest answer, in any standup, in the last 7 days still names a blocker";
+/** The one meaning of "active blockers" (the API's too, issue 25): open blocker items, listed on the Blockers page. */
+export const ACTIVE_BLOCKERS_HINT = "open blockers: reported and not resolved yet";
 
 /** Answered of the people asked today, as the Today card below counts them (the stats' count is of all members). */
 function AnsweredTodayCard() {

@@ -87,7 +87,7 @@ export function answeredLine(p: Pick<ParticipationRow, "submitted" | "total" | "
   return participationLabel(p);
 }
 
-/** A day's count is people who reported a blocker that day; "active blockers" is the period's latest answers. */
+/** A day's count is people who reported a blocker that day; "active blockers" counts open blocker items. */
 export function reportedBlocker(people: number): string {
   return `${plural(people, "person", "people")} reported a blocker`;
 }

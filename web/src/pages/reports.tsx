@@ -47,8 +47,8 @@ function Summary({
       {updating ? <span className="muted"> Updating…</span> : null}
       <br />
       <span id="active-blockers-help" className="muted">
-        Active blockers: people whose latest answer in this range still names a blocker. A day counts the people who
-        reported one that day.
+        Active blockers: open blockers (reported and not resolved yet) that were reported in this range. A day counts
+        the people who reported one that day.
       </span>
     </p>
   );
