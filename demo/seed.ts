@@ -12,7 +12,7 @@ import {
   scheduleCreateInput,
   storeSchedule,
 } from "../src/features/schedules/index.ts";
-import { importHistory, type PastRun } from "../src/features/standups/index.ts";
+import { importHistory, openBlockersFromHistory, type PastRun } from "../src/features/standups/index.ts";
 import { encryptSecret } from "../src/lib/crypto.ts";
 import {
   ADMIN,
@@ -152,6 +152,8 @@ export async function seedDemo(deps: Deps): Promise<void> {
       );
       await importHistory(tx, DEMO_TEAM.id, pastRuns(platform, teamOf("platform"), now, 20260302));
     }
+    // Blockers still reported at the end of the history are open items on the Blockers page, with their age.
+    await openBlockersFromHistory(tx, DEMO_TEAM.id);
   });
   await seedPeopleExtras(deps);
 }

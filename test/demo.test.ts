@@ -93,6 +93,14 @@ describe("the demo's seed, on a fresh database, through the real API", async () 
     expect(a.participation.daily.length).toBeGreaterThanOrEqual(15);
   });
 
+  it("the Blockers page has open blockers with their age, and the overview counts them", async () => {
+    const list = (await get("/dashboard/api/blockers")) as { items: { age_days: number; status: string }[] };
+    expect(list.items.length).toBeGreaterThan(0);
+    expect(list.items.every((b) => b.status === "open")).toBe(true);
+    const stats = (await get("/dashboard/api/stats")) as { active_blockers: number };
+    expect(stats.active_blockers).toBe(list.items.length);
+  });
+
   it("a second start (seed, live parts, tick) adds nothing: no duplicate standup, history, kudo or webhook", async () => {
     const before = {
       standups: await get("/dashboard/api/standups"),

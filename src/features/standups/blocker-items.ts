@@ -203,3 +203,37 @@ export async function confirmStillBlocked(
   );
   return row !== undefined;
 }
+
+/**
+ * Imported history (importHistory: imports, the demo, benchmarks) goes through no submission, so its blockers are
+ * tracked here in one statement: a member's latest answer in a standup that reports a blocker, within a week of
+ * that standup's latest run, opens an item dated from the first of the unbroken run of blocker answers before it.
+ * Items already open are left as they are.
+ */
+export async function openBlockersFromHistory(ex: Executor, teamId: string): Promise<void> {
+  await ex.execute(sql`
+    insert into blockers (team_id, schedule_id, user_id, text, opened_at, opened_date, first_response_id,
+      last_response_id, last_reported_at, last_date)
+    select last.team_id, last.schedule_id, last.user_id, last.blockers, first.submitted_at, first.standup_date,
+      first.id, last.id, last.submitted_at, last.standup_date
+    from (
+      select distinct on (r.schedule_id, r.user_id) r.*
+      from responses r
+      where r.team_id = ${teamId}
+      order by r.schedule_id, r.user_id, r.standup_date desc, r.id desc
+    ) last
+    cross join lateral (
+      select f.id, f.standup_date, f.submitted_at from responses f
+      where f.team_id = last.team_id and f.schedule_id = last.schedule_id and f.user_id = last.user_id
+        and f.has_blocker
+        and f.standup_date > coalesce((select max(c.standup_date) from responses c
+          where c.team_id = last.team_id and c.schedule_id = last.schedule_id and c.user_id = last.user_id
+            and not c.has_blocker), '1900-01-01'::date)
+      order by f.standup_date, f.id
+      limit 1
+    ) first
+    where last.has_blocker
+      and last.standup_date >= (select max(run.local_date) from standup_runs run
+        where run.team_id = last.team_id and run.schedule_id = last.schedule_id) - 7
+    on conflict do nothing`);
+}

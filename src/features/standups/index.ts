@@ -8,6 +8,7 @@ export {
   findBlocker,
   MAX_RESOLUTION_NOTE,
   openBlockerOf,
+  openBlockersFromHistory,
   type ResolveOutcome,
   resolveBlocker,
 } from "./blocker-items.ts";

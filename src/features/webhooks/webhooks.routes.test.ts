@@ -8,7 +8,14 @@ const TEAM = "T0WHR";
 const OTHER = "T0WHROTHER";
 const ADMIN = "U0WHRADMIN";
 const MEMBER = "U0WHRMEMBER";
-const ALL = ["standup.submitted", "standup.updated", "blocker.reported", "standup.completed", "kudos.given", "blocker.resolved"];
+const ALL = [
+  "standup.submitted",
+  "standup.updated",
+  "blocker.reported",
+  "standup.completed",
+  "kudos.given",
+  "blocker.resolved",
+];
 
 interface EndpointJson {
   id: number;
