@@ -8,6 +8,7 @@ import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipant } from "./participants.repo.ts";
 import { responseFields } from "./response-fields.ts";
 import { claimBlockerReported, findResponseOfRun, upsertResponse } from "./responses.repo.ts";
+import { answerWindow } from "./own-time.ts";
 import { findRun } from "./runs.repo.ts";
 
 export type SubmitOutcome =
@@ -23,7 +24,7 @@ export function ownWindowClosed(p: Pick<ParticipantRow, "closesAt">, now: Date):
 
 /**
  * Stores a member's answers for a run: the first submission creates the response, later ones edit it
- * until the run closes. The thread reply is a job enqueued in the same transaction.
+ * while the run takes answers (see `answerWindow`: a first answer after the member's window closed is late). The thread reply is a job enqueued in the same transaction.
  */
 export async function submitResponse(
   deps: AnswerDeps,
@@ -33,10 +34,12 @@ export async function submitResponse(
 ): Promise<SubmitOutcome> {
   const run = await findRun(deps.db, input.teamId, input.runId);
   if (!run) return { ok: false, reason: "not_found" };
-  if (run.status !== "open") return { ok: false, reason: "closed" };
+  if (run.status !== "open" && run.status !== "closed") return { ok: false, reason: "closed" };
   const participant = await findParticipant(deps.db, run.id, input.userId);
   if (!participant || participant.status === "pending") return { ok: false, reason: "not_participant" };
-  if (ownWindowClosed(participant, deps.clock.now())) return { ok: false, reason: "closed" };
+  // After their window closed the answer is still taken, marked late, until the standup asks them again.
+  const window = await answerWindow(deps, run, participant);
+  if (window === "closed") return { ok: false, reason: "closed" };
   const fields = responseFields(run, input.answers, input.mood);
   if (fields.answers.some((a) => a.length > MAX_ANSWER_LENGTH)) return { ok: false, reason: "too_long" };
   if (fields.answers.every((a) => a === "")) return { ok: false, reason: "empty" };
@@ -52,6 +55,8 @@ export async function submitResponse(
         // The run's local date, whenever the answer arrives (a 23:50 run answered at 00:10 stays on its day).
         standupDate: run.localDate,
         ...fields,
+        // Only a first submission sets it: an edit keeps the flag the response was given.
+        late: window === "late",
       },
       now,
     );
@@ -133,7 +138,8 @@ export async function answerInConversation(
   const run = await conversationRun(deps, teamId, userId, messageTs);
   if (!run) return { kind: "none" };
   const p = await findParticipant(deps.db, run.id, userId);
-  if (run.status !== "open" || p?.status !== "asked" || ownWindowClosed(p, deps.clock.now())) {
+  // A run whose window closed still takes the member's answers late, until the standup asks them again.
+  if (p?.status !== "asked" || (await answerWindow(deps, run, p)) === "closed") {
     // Over for them (answered, skipped, closed): a standup waiting for the DM gets it now.
     const waiting = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
     if (waiting) await handOverIfWaiting(deps, teamId, userId, run.id);

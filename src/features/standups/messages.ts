@@ -119,6 +119,8 @@ export interface ReplyInput {
   /** The run's blocker question, 1-based; null: none. */
   blockerQuestion: number | null;
   edited: boolean;
+  /** Given after the member's window closed. */
+  late?: boolean;
 }
 
 /** Said under a reply whose answers were shortened to fit Slack. */
@@ -133,7 +135,7 @@ export function replyMessage(r: ReplyInput): ChatMessage {
       return `:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`;
     return `*${slackEscape(q)}*\n${body}`;
   });
-  const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.edited ? " _(edited)_" : ""}`;
+  const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.late ? " _(late)_" : ""}${r.edited ? " _(edited)_" : ""}`;
   // A full set of long answers is more than one message holds: each answer keeps a fair share, the rest is cut.
   const fitted = shareBudget(lines, MAX_MESSAGE_BLOCKS_TEXT - head.length - SHORTENED_NOTE.length - BUDGET_MARGIN);
   const shortened = fitted.some((l, i) => l !== lines[i]);
@@ -198,6 +200,8 @@ export interface ModalInput {
   localDate: string;
   questions: string[];
   existing?: { answers: string[]; mood: string | null };
+  /** Editable starting texts for a first answer (the yesterday question's previous "today"); ignored on edits. */
+  prefill?: (string | undefined)[];
   /** The schedule's optional shout-out that gives kudos. */
   shoutOut?: boolean;
 }
@@ -212,7 +216,11 @@ export function answerModal(m: ModalInput): ModalView {
       action_id: "answer",
       multiline: true,
       max_length: MAX_ANSWER_LENGTH,
-      ...(m.existing?.answers[i] ? { initial_value: m.existing.answers[i] } : {}),
+      ...(m.existing?.answers[i]
+        ? { initial_value: m.existing.answers[i] }
+        : !m.existing && m.prefill?.[i]
+          ? { initial_value: m.prefill[i] }
+          : {}),
     },
   }));
   const moodOption = (emoji: string) => ({

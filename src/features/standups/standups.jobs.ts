@@ -244,6 +244,7 @@ function replyFor(run: RunRow, r: ResponseRow) {
     hasBlocker: r.hasBlocker,
     blockerQuestion: run.blockerQuestion,
     edited: r.editedAt !== null,
+    late: r.late,
   });
 }
 

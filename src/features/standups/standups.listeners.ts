@@ -10,7 +10,6 @@ import {
   answerInConversation,
   askedNextQuestion,
   existingAnswers,
-  ownWindowClosed,
   skipRun,
   skipToday,
   submitResponse,
@@ -18,6 +17,7 @@ import {
 import { nextQuestionText } from "./conversation-messages.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
+import { answerWindow, yesterdayPrefill } from "./own-time.ts";
 import { findParticipant } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
 import { findResponseOfRun } from "./responses.repo.ts";
@@ -62,19 +62,22 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     const trigger = b.trigger_id;
     const run = await findRun(deps.db, teamId, runId);
     if (!run) return;
-    const participant = run.memberTimezone ? await findParticipant(deps.db, run.id, userId) : undefined;
-    // views.open must use the trigger within 3 s, so it is called here, not from a job.
-    if (run.status !== "open" || (participant && ownWindowClosed(participant, deps.clock.now()))) {
+    const participant = await findParticipant(deps.db, run.id, userId);
+    // views.open must use the trigger within 3 s, so it is called here, not from a job. After the member's window
+    // closed the modal still opens (a late answer) until the standup asks them again.
+    const window = participant ? await answerWindow(deps, run, participant) : run.status === "open" ? "open" : "closed";
+    if (window === "closed") {
       await openView(deps, client, { trigger_id: trigger, view: closedModal() }, receivedAt);
       return;
     }
-    const [existing, shoutOut] = await Promise.all([
+    const [existing, shoutOut, yesterday] = await Promise.all([
       existingAnswers(deps, run.id, userId),
       // A deleted standup's open run still takes answers, without the shout-out.
       findSchedule(deps, teamId, run.scheduleId).then(
         (s) => s.kudosField,
         () => false,
       ),
+      yesterdayPrefill(deps.db, { ...run, userId, beforeDate: run.localDate }),
     ]);
     const view = answerModal({
       runId: run.id,
@@ -82,7 +85,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       localDate: run.localDate,
       questions: run.questions,
       shoutOut,
-      ...(existing ? { existing } : {}),
+      ...(existing ? { existing } : { prefill: [yesterday] }),
     });
     await openView(deps, client, { trigger_id: trigger, view }, receivedAt);
   };
