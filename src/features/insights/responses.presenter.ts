@@ -25,6 +25,8 @@ export interface ResponseRecord {
   mood: string;
   has_blocker: boolean;
   submitted_at: string;
+  /** Given after the member's window closed. */
+  late: boolean;
 }
 
 /** Each answer with its question, in order; a question left unanswered shows an empty answer. */
@@ -62,5 +64,6 @@ export function presentResponse(r: ResponseRecord, channels?: ReadonlyMap<string
     blocker_question: r.blocker_question,
     answers: labelAnswers(r.questions, r.answers),
     submitted_at: r.submitted_at,
+    late: r.late,
   };
 }
