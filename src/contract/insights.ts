@@ -43,9 +43,7 @@ export const standupResponse = z
       .describe("Which of `answers` (1-based) is the blocker question, as the run asked it; null: none"),
     answers: z.array(labelledAnswer).describe("Every answer in order, with its question"),
     submitted_at: isoTimestamp,
-    late: z
-      .boolean()
-      .describe("Given after the member's window on the run closed (counted as answered, not on time)"),
+    late: z.boolean().describe("Given after the member's window on the run closed (counted as answered, not on time)"),
   })
   .meta({ id: "StandupResponse" });
 

@@ -5,10 +5,10 @@ import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
 import { appendDraftAnswer } from "./drafts.repo.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
+import { answerWindow } from "./own-time.ts";
 import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipant } from "./participants.repo.ts";
 import { responseFields } from "./response-fields.ts";
 import { claimBlockerReported, findResponseOfRun, upsertResponse } from "./responses.repo.ts";
-import { answerWindow } from "./own-time.ts";
 import { findRun } from "./runs.repo.ts";
 
 export type SubmitOutcome =

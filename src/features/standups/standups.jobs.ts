@@ -9,6 +9,8 @@ import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
 import { awayInRun } from "./away.ts";
 import { askedFirstQuestion, claimAskTurn, handOverDm, handOverIfTurnFree } from "./dm-conversation.ts";
+import { convertEarlyAnswer } from "./early-answers.ts";
+import { alreadyAnsweredMessage } from "./early-messages.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
@@ -190,6 +192,17 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const participant = await findParticipant(deps.db, runId, userId);
   const channel = await dmChannel(deps, client, run, userId, participant);
+  // Answered ahead: the early answer becomes the response (once), and the DM thanks instead of asking.
+  if (participant?.status === "answered" || (await convertEarlyAnswer(deps, run, userId))) {
+    await postOnce(
+      deps,
+      client,
+      { key: askPostKey(runId, userId), teamId, channel, ...alreadyAnsweredMessage(run) },
+      { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
+    );
+    if (participant) await markAsked(deps.db, run, participant, deps.clock.now());
+    return;
+  }
   const turn = await claimAskTurn(deps, run, userId);
   const ts = await postOnce(
     deps,

@@ -15,6 +15,7 @@ import {
   submitResponse,
 } from "./answers.service.ts";
 import { nextQuestionText } from "./conversation-messages.ts";
+import { earlyAnswerListeners } from "./early-answers.listeners.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
 import { answerWindow, yesterdayPrefill } from "./own-time.ts";
@@ -43,6 +44,7 @@ function closedModal(): ModalView {
 }
 
 export function standupListeners(bolt: ChatListeners, deps: Deps): void {
+  earlyAnswerListeners(bolt, deps);
   const openModal = async ({
     ack,
     body,
