@@ -1,4 +1,4 @@
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { Button, KnownBlock, ModalView } from "@slack/types";
 import { DateTime } from "luxon";
 import { type ChatMessage, fitMessage } from "../../chat/block-fit.ts";
 import { actions, button, context, section } from "../../chat/blocks.ts";
@@ -51,19 +51,23 @@ export function earlyModal(m: { offer: EarlyOffer; prefill?: string | undefined 
   };
 }
 
-/** App Home's line and button for a standup that can be answered ahead now (nothing when it cannot). */
-export function earlyHomeBlocks(offer: EarlyOffer | undefined): KnownBlock[] {
-  if (!offer?.open) return [];
+/**
+ * App Home's line and button for a standup that can be answered ahead now (none when it cannot): the line joins the
+ * standup's section and the button is its accessory, so the Home keeps one block per standup.
+ */
+export function earlyHomeLine(offer: EarlyOffer | undefined): { line: string; accessory: Button } | undefined {
+  if (!offer?.open) return undefined;
   const date = prettyDate(offer.localDate);
+  const value = earlyActionValue(offer);
   return offer.answered
-    ? [
-        context(`:white_check_mark: Answered ahead for ${date}`),
-        actions(button("Edit answer", ANSWER_EARLY_ACTION, earlyActionValue(offer))),
-      ]
-    : [
-        context(`:alarm_clock: You can answer ahead for ${date}`),
-        actions(button("Answer now", ANSWER_EARLY_ACTION, earlyActionValue(offer), "primary")),
-      ];
+    ? {
+        line: `:white_check_mark: Answered ahead for ${date}`,
+        accessory: button("Edit answer", ANSWER_EARLY_ACTION, value),
+      }
+    : {
+        line: `:alarm_clock: You can answer ahead for ${date}`,
+        accessory: button("Answer now", ANSWER_EARLY_ACTION, value, "primary"),
+      };
 }
 
 /** `/upbeat answer` when nothing can be answered ahead now: when the window opens, or that there is none. */

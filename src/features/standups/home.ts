@@ -9,7 +9,7 @@ import { listScheduleRows, localDateOf, nextRunOf, participantsByChannel } from 
 import { loginUrl } from "../session/index.ts";
 import { timeOffHomeBlocks } from "../time-off/index.ts";
 import { earlyOffers } from "./early-answers.ts";
-import { earlyHomeBlocks } from "./early-messages.ts";
+import { earlyHomeLine } from "./early-messages.ts";
 import { latestRunsForMember } from "./home.repo.ts";
 import { ACTIONS, slackEscape } from "./messages.ts";
 
@@ -79,15 +79,16 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
           : (run.status ?? "none");
     const next = nextRunOf(s, now, holidays.get(teamId), run?.localDate ?? null);
     const nextText = next ? DateTime.fromJSDate(next, { zone: tz }).toFormat("ccc d LLL, HH:mm ZZZZ") : "not scheduled";
+    const early = earlyHomeLine(offerOf.get(s.id));
     const title = s.name ? `*${slackEscape(s.name)}* · <#${s.channelId}>` : `*<#${s.channelId}> standup*`;
     blocks.push({
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `${title}\n${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status] ?? STATUS_TEXT.none}\nNext run: ${nextText}`,
+        text: `${title}\n${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status] ?? STATUS_TEXT.none}\nNext run: ${nextText}${early ? `\n${early.line}` : ""}`,
       },
+      ...(early ? { accessory: early.accessory } : {}),
     });
-    blocks.push(...earlyHomeBlocks(offerOf.get(s.id)));
   }
   // Time off: the member's current or next range and its buttons, kept with the dashboard button.
   blocks.push(...timeOff);
