@@ -262,7 +262,8 @@ export function helpMessage(dashboardUrl: string): ChatMessage {
         "*Upbeat* runs your team's standups: at the scheduled time it DMs everyone in the standup's channel, collects answers (button or reply in the DM), posts them in a thread and closes the day with a summary.",
       ),
       section(
-        "`/upbeat help` this message · `/upbeat skip` skip today's standup · `/upbeat profile` your profile · " +
+        "`/upbeat help` this message · `/upbeat skip` skip today's standup · " +
+          "`/upbeat answer` answer your next standup ahead · `/upbeat profile` your profile · " +
           "`/upbeat kudos @someone thanks for …` give kudos · " +
           "`/upbeat away 2026-12-21 2027-01-04 [reason]` time off (`/upbeat away 2026-12-24` one day) · " +
           "`/upbeat back` end your time off today",
