@@ -165,21 +165,22 @@ class TakenElsewhere extends Error {}
 /**
  * When a run asks a member who answered it ahead, the early answer becomes their response through `submitResponse`
  * (thread reply, events, webhooks and rules once). The early row is deleted in the response's transaction, so under
- * two instances only one conversion commits. True: the member has a response for the run (now or already).
+ * two instances only one conversion commits. Returns the member's response for the run (made now or already there).
  * The ask job checks the participant first: a retried ask whose conversion committed finds them `answered`.
  */
 export async function convertEarlyAnswer(
   deps: Pick<Deps, "db" | "clock" | "queue" | "events">,
   run: Pick<RunRow, "id" | "teamId" | "scheduleId" | "localDate">,
   userId: string,
-): Promise<boolean> {
+): Promise<number | undefined> {
   const key = { teamId: run.teamId, scheduleId: run.scheduleId, userId, localDate: run.localDate };
   const early = await findEarlyAnswer(deps.db, key);
-  if (!early) return false;
-  if (await findResponseOfRun(deps.db, run.id, userId)) {
+  if (!early) return undefined;
+  const answered = await findResponseOfRun(deps.db, run.id, userId);
+  if (answered) {
     // Answered the run itself meanwhile: that answer stands.
     await takeEarlyAnswer(deps.db, key);
-    return true;
+    return answered.id;
   }
   try {
     const outcome = await submitResponse(
@@ -189,9 +190,9 @@ export async function convertEarlyAnswer(
         if (!(await takeEarlyAnswer(tx, key))) throw new TakenElsewhere();
       },
     );
-    return outcome.ok;
+    return outcome.ok ? outcome.responseId : undefined;
   } catch (err) {
-    if (err instanceof TakenElsewhere) return true;
+    if (err instanceof TakenElsewhere) return (await findResponseOfRun(deps.db, run.id, userId))?.id;
     throw err;
   }
 }

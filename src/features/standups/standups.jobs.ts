@@ -35,7 +35,7 @@ import {
 } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
 import { markAsked } from "./reminders.repo.ts";
-import { findResponseById, type ResponseRow, responsesOfRun, setReplyTs } from "./responses.repo.ts";
+import { findResponseById, findResponseOfRun, type ResponseRow, responsesOfRun, setReplyTs } from "./responses.repo.ts";
 import { closeRunWithLastWindow, findRun, type RunRow, setParentTs } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
 import { assertLive, quietly, whileLive } from "./stopped-run.ts";
@@ -192,12 +192,17 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const participant = await findParticipant(deps.db, runId, userId);
   const channel = await dmChannel(deps, client, run, userId, participant);
-  // Answered ahead: the early answer becomes the response (once), and the DM thanks instead of asking.
-  if (participant?.status === "answered" || (await convertEarlyAnswer(deps, run, userId))) {
+  // Answered ahead: the early answer becomes the response (once), and the DM thanks instead of asking. It goes out
+  // under the response's confirmation key, so the reply job does not confirm a second time.
+  const answered =
+    participant?.status === "answered"
+      ? (await findResponseOfRun(deps.db, runId, userId))?.id
+      : await convertEarlyAnswer(deps, run, userId);
+  if (answered !== undefined) {
     await postOnce(
       deps,
       client,
-      { key: askPostKey(runId, userId), teamId, channel, ...alreadyAnsweredMessage(run) },
+      { key: standupPostKeys.confirm(answered), teamId, channel, ...alreadyAnsweredMessage(run) },
       { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
     );
     if (participant) await markAsked(deps.db, run, participant, deps.clock.now());
