@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
-import { createSchedule } from "../../../test/support/factories.ts";
+import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { submitStandup } from "../../../test/support/standup-answers.ts";
 import { rows } from "../../db/client.ts";
 import { tick } from "./scheduler.ts";
@@ -20,7 +20,15 @@ describe("answering a standup late", async () => {
     await t.addMember(TEAM, id);
   }
   t.fake.addChannel(TEAM, { id: CHANNEL, name: "late", members: [...people, "BT0LATEBOT"] });
-  await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: CHANNEL, time: "09:00" });
+  const scheduleId = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: CHANNEL, time: "09:00" });
+  // Ben's answer of last Friday: its "today" pre-fills the default yesterday question.
+  await seedRun(t.deps.db, {
+    teamId: TEAM,
+    scheduleId,
+    date: "2026-02-27",
+    asked: ["U0LBEN", "U0LCAT"],
+    answers: { U0LBEN: { answers: ["Reviews", "Fix the login bug", "none"] }, U0LCAT: { answers: ["a", "b", "c"] } },
+  });
   const runId = (await tick(t.deps)).started[0]!;
   await t.deps.queue.drain();
   const responseOf = async (user: string) =>
@@ -47,6 +55,14 @@ describe("answering a standup late", async () => {
     await t.fake.waitFor((calls) => calls.filter((c) => c.method === "views.open").length > before);
     return JSON.stringify(t.fake.callsTo("views.open").at(-1)!.args.view);
   };
+
+  it("the Answer button pre-fills the yesterday question with the member's previous 'today', not on an edit", async () => {
+    const view = JSON.parse(await clickAnswer("U0LBEN")) as {
+      blocks: { block_id?: string; element?: { initial_value?: string } }[];
+    };
+    expect(view.blocks.find((b) => b.block_id === "q0")?.element?.initial_value).toBe("Fix the login bug");
+    expect(view.blocks.find((b) => b.block_id === "q1")?.element?.initial_value).toBeUndefined();
+  });
 
   it("an answer in the window is on time", async () => {
     expect((await submitStandup(t, TEAM, "U0LCAT", runId, ["Planning", "Coding", "none"])).body).toBe("");
@@ -91,6 +107,13 @@ describe("answering a standup late", async () => {
     expect(await responseOf("U0LDAN")).toMatchObject({ late: true, answers: ["Docs", "More docs", "none"] });
   });
 
+  it("an edit's modal shows the member's own answers, not the pre-fill", async () => {
+    const view = JSON.parse(await clickAnswer("U0LCAT")) as {
+      blocks: { block_id?: string; element?: { initial_value?: string } }[];
+    };
+    expect(view.blocks.find((b) => b.block_id === "q0")?.element?.initial_value).toBe("Planning");
+  });
+
   it("an edit keeps the flag the answer was given: on time stays on time, late stays late", async () => {
     await submitStandup(t, TEAM, "U0LCAT", runId, ["Planning", "Coding more", "none"]);
     expect(await responseOf("U0LCAT")).toMatchObject({ late: false, version: 2 });
@@ -102,11 +125,11 @@ describe("answering a standup late", async () => {
     const cookie = await t.signIn(TEAM, "U0LANA");
     const res = await t.inject({ method: "GET", url: "/dashboard/api/reports?days=7", headers: { cookie } });
     expect(res.statusCode).toBe(200);
-    const lateOf = Object.fromEntries(
-      res.json().standups.map((s: { user_id: string; late: boolean }) => [s.user_id, s.late]),
-    );
+    const monday = res.json().standups.filter((s: { standup_date: string }) => s.standup_date === "2026-03-02");
+    const lateOf = Object.fromEntries(monday.map((s: { user_id: string; late: boolean }) => [s.user_id, s.late]));
     expect(lateOf).toEqual({ U0LANA: true, U0LCAT: false, U0LDAN: true });
-    expect(res.json().summary).toMatchObject({ responses: 3, asked: 4 });
+    const day = res.json().participation.find((p: { date: string }) => p.date === "2026-03-02");
+    expect(day).toMatchObject({ submitted: 3, total: 4, pct: 75 });
   });
 
   it("after the next run started, the old run refuses as before", async () => {
