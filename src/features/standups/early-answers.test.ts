@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { memberTimezoneTeam } from "../../../test/support/member-timezone.ts";
+import { assertWithinSlackLimits } from "../../../test/support/slack-limits.ts";
 import { rows } from "../../db/client.ts";
 import { buildHomeView } from "./home.ts";
 import { tick } from "./scheduler.ts";
@@ -110,6 +111,7 @@ describe("answering a standup ahead", async () => {
     expect(text).toContain("Answer now");
     expect(text).toContain("You can answer ahead for Tuesday 3 March 2026");
     expect(text).toContain(value);
+    assertWithinSlackLimits(await buildHomeView(t.deps, TEAM, "U0EANA"));
     expect(await home("U0ECAT")).not.toContain("standup_answer_early");
   });
 
@@ -183,6 +185,9 @@ describe("answering a standup ahead", async () => {
     );
     expect(p?.status).toBe("answered");
     expect(await early()).toEqual([]);
+    // Every early modal, the Home with its Answer now and the thanks DM are within Slack's limits.
+    for (const c of t.fake.callsTo("views.open")) assertWithinSlackLimits(c.args);
+    for (const c of t.fake.callsTo("chat.postMessage")) assertWithinSlackLimits(c.args);
     const replies = t.fake.messages(CHANNEL).filter((m) => m.thread_ts && m.text.includes("U0EANA"));
     expect(replies).toHaveLength(1);
     // No reminder for her later.
