@@ -57,6 +57,7 @@ export const standupResponse = z
           "questions. null when the run asked only text questions. Anonymous answers are never in a response",
       ),
     submitted_at: isoTimestamp,
+    late: z.boolean().describe("Given after the member's window on the run closed (counted as answered, not on time)"),
   })
   .meta({ id: "StandupResponse" });
 

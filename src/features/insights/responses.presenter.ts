@@ -30,6 +30,8 @@ export interface ResponseRecord {
   mood: string;
   has_blocker: boolean;
   submitted_at: string;
+  /** Given after the member's window closed. */
+  late: boolean;
 }
 
 /** Whether the run asked question `i` anonymously: its answer is never shown beside a member. */
@@ -84,5 +86,6 @@ export function presentResponse(r: ResponseRecord, channels?: ReadonlyMap<string
     answers: labelAnswers(r.questions, r.answers, r.question_details),
     answer_values: presentValues(r),
     submitted_at: r.submitted_at,
+    late: r.late,
   };
 }

@@ -135,6 +135,7 @@ describe("the daily maintenance (retention)", async () => {
       maintenance_runs: 1,
       dm_questions: 0,
       dm_turns: 0,
+      early_answers: 0,
     });
     expect(await keys(sql`select event_id as k from chat_events order by 1`)).toEqual([
       "EvFailedKept",

@@ -100,7 +100,7 @@ describe("the manifest in both modes", () => {
       {
         command: "/upbeat",
         description: "Your standup profile and what Upbeat can do",
-        usage_hint: "[away | back | kudos | profile | skip | help]",
+        usage_hint: "[answer | away | back | kudos | profile | skip | help]",
       },
     ]);
     expect(m.oauth_config).toEqual({ scopes: { bot: [...BOT_SCOPES] } });

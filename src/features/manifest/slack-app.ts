@@ -59,5 +59,5 @@ export const BOT_EVENTS = Object.keys(BOT_EVENT_REASONS).sort() as readonly BotE
 export const SLASH_COMMAND = {
   command: "/upbeat",
   description: "Your standup profile and what Upbeat can do",
-  usage_hint: "[away | back | kudos | profile | skip | help]",
+  usage_hint: "[answer | away | back | kudos | profile | skip | help]",
 } as const;

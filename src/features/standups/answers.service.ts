@@ -8,6 +8,7 @@ import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
 import { appendDraftAnswer, removeDraftAnswer } from "./drafts.repo.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
+import { answerWindow } from "./own-time.ts";
 import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipant } from "./participants.repo.ts";
 import { responseFields } from "./response-fields.ts";
 import { claimBlockerReported, findResponseOfRun, insertAnonymousAnswers, upsertResponse } from "./responses.repo.ts";
@@ -29,7 +30,7 @@ export function ownWindowClosed(p: Pick<ParticipantRow, "closesAt">, now: Date):
 
 /**
  * Stores a member's answers for a run: the first submission creates the response, later ones edit it
- * until the run closes. The thread reply is a job enqueued in the same transaction.
+ * while the run takes answers (see `answerWindow`: a first answer after the member's window closed is late). The thread reply is a job enqueued in the same transaction.
  */
 export async function submitResponse(
   deps: AnswerDeps,
@@ -50,10 +51,12 @@ export async function submitResponse(
 ): Promise<SubmitOutcome> {
   const run = await findRun(deps.db, input.teamId, input.runId);
   if (!run) return { ok: false, reason: "not_found" };
-  if (run.status !== "open") return { ok: false, reason: "closed" };
+  if (run.status !== "open" && run.status !== "closed") return { ok: false, reason: "closed" };
   const participant = await findParticipant(deps.db, run.id, input.userId);
   if (!participant || participant.status === "pending") return { ok: false, reason: "not_participant" };
-  if (ownWindowClosed(participant, deps.clock.now())) return { ok: false, reason: "closed" };
+  // After their window closed the answer is still taken, marked late, until the standup asks them again.
+  const window = await answerWindow(deps, run, participant);
+  if (window === "closed") return { ok: false, reason: "closed" };
   const split = splitAnswers(run, input.answers, input.values);
   if (split.invalid !== undefined) return { ok: false, reason: "invalid", question: split.invalid };
   const fields = responseFields(run, split.texts, input.mood);
@@ -80,6 +83,8 @@ export async function submitResponse(
         standupDate: run.localDate,
         ...fields,
         answerValues: split.values,
+        // Only a first submission sets it: an edit keeps the flag the response was given.
+        late: window === "late",
       },
       now,
     );
@@ -192,7 +197,8 @@ export async function answerInConversation(
   const run = await conversationRun(deps, teamId, userId, messageTs);
   if (!run) return { kind: "none" };
   const p = await findParticipant(deps.db, run.id, userId);
-  if (run.status !== "open" || p?.status !== "asked" || ownWindowClosed(p, deps.clock.now())) {
+  // A run whose window closed still takes the member's answers late, until the standup asks them again.
+  if (p?.status !== "asked" || (await answerWindow(deps, run, p)) === "closed") {
     // Over for them (answered, skipped, closed): a standup waiting for the DM gets it now.
     const waiting = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
     if (waiting) await handOverIfWaiting(deps, teamId, userId, run.id);

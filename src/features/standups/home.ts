@@ -8,6 +8,8 @@ import { profileButton } from "../profiles/index.ts";
 import { listScheduleRows, localDateOf, nextRunOf, participantsByChannel } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import { timeOffHomeBlocks } from "../time-off/index.ts";
+import { earlyOffers } from "./early-answers.ts";
+import { earlyHomeLine } from "./early-messages.ts";
 import { latestRunsForMember } from "./home.repo.ts";
 import { ACTIONS, slackEscape } from "./messages.ts";
 
@@ -51,6 +53,10 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
     const inChannel = members.get(s.channelId);
     return inChannel ? inChannel.includes(userId) : latestOf.get(s.id)?.status != null;
   });
+  // Standups whose next run can be answered ahead now get an "Answer now" button (two queries for all of them).
+  const lastRunDate = new Map(latest.map((r) => [r.scheduleId, r.localDate]));
+  const offers = await earlyOffers(deps, teamId, userId, mine, { tz, lastRunDate, holidays: holidays.get(teamId) });
+  const offerOf = new Map(offers.map((o) => [o.schedule.id, o]));
 
   const blocks: KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: "Your standups" } }];
   if (mine.length === 0)
@@ -73,13 +79,15 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
           : (run.status ?? "none");
     const next = nextRunOf(s, now, holidays.get(teamId), run?.localDate ?? null);
     const nextText = next ? DateTime.fromJSDate(next, { zone: tz }).toFormat("ccc d LLL, HH:mm ZZZZ") : "not scheduled";
+    const early = earlyHomeLine(offerOf.get(s.id));
     const title = s.name ? `*${slackEscape(s.name)}* · <#${s.channelId}>` : `*<#${s.channelId}> standup*`;
     blocks.push({
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `${title}\n${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status] ?? STATUS_TEXT.none}\nNext run: ${nextText}`,
+        text: `${title}\n${s.scheduleTime} ${s.scheduleTz} · ${s.scheduleDays}\nToday: ${STATUS_TEXT[status] ?? STATUS_TEXT.none}\nNext run: ${nextText}${early ? `\n${early.line}` : ""}`,
       },
+      ...(early ? { accessory: early.accessory } : {}),
     });
   }
   // Time off: the member's current or next range and its buttons, kept with the dashboard button.

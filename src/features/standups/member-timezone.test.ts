@@ -102,10 +102,13 @@ describe("a member-timezone standup across Tokyo, Berlin and Los Angeles", async
     expect(team.parents()).toHaveLength(1);
   });
 
-  it("Berlin's window ends at Berlin midnight, though the run stays open for Los Angeles", async () => {
+  it("Berlin's window ends at Berlin midnight: Tom's answer after it is late, though the run stays open", async () => {
     t.clock.set("2026-03-02T23:30:00Z");
     const res = await team.submit("U0TOM", runId, ["late", "late", "late"]);
-    expect(res.json()).toMatchObject({ response_action: "errors" });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe("");
+    const [tom] = await rows<{ late: boolean }>(t.deps.db, sql`select late from responses where user_id = 'U0TOM'`);
+    expect(tom?.late).toBe(true);
     expect((await team.runs())[0]!.status).toBe("open");
   });
 
@@ -120,18 +123,28 @@ describe("a member-timezone standup across Tokyo, Berlin and Los Angeles", async
     expect(dates).toEqual([
       { user_id: "U0AIKO", standup_date: "2026-03-02" },
       { user_id: "U0ETHAN", standup_date: "2026-03-02" },
+      { user_id: "U0TOM", standup_date: "2026-03-02" },
     ]);
     const parentTs = team.parents()[0]!.ts;
-    expect(t.fake.messages(team.channelId).filter((m) => m.thread_ts === parentTs)).toHaveLength(2);
+    expect(t.fake.messages(team.channelId).filter((m) => m.thread_ts === parentTs)).toHaveLength(3);
   });
 
   it("closes once, with one summary, only when the last window (Los Angeles) ends", async () => {
     expect((await team.tickAt("2026-03-03T07:59:50Z")).closed).toBe(0);
     expect((await team.tickAt("2026-03-03T08:00:10Z", "2026-03-03T08:00:40Z")).closed).toBe(1);
     const summaries = t.fake.messages(team.channelId).filter((m) => m.text.startsWith("Standup closed"));
-    expect(summaries.map((m) => m.text)).toEqual(["Standup closed: 2/3 answered (67%)"]);
+    // Tom's late answer counts as answered.
+    expect(summaries.map((m) => m.text)).toEqual(["Standup closed: 3/3 answered (100%)"]);
     expect(summaries[0]!.thread_ts).toBe(team.parents()[0]!.ts);
-    expect(JSON.stringify(summaries[0]!.blocks)).toContain("U0TOM");
+    expect(JSON.stringify(summaries[0]!.blocks)).not.toContain("Did not answer");
+    // Late answers end when Tom's next ask starts (this standup runs on Mondays: 9 March, 09:30 CET, 08:30Z).
+    t.clock.set("2026-03-09T08:29:00Z");
+    expect((await team.submit("U0TOM", runId, ["later", "later", "later"])).body).toBe("");
+    t.clock.set("2026-03-09T08:30:30Z");
+    const refused = await team.submit("U0TOM", runId, ["too late", "too late", "too late"]);
+    expect(refused.json()).toMatchObject({
+      response_action: "errors",
+    });
     expect(team.parents()).toHaveLength(1);
   });
 });

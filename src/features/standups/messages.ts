@@ -137,6 +137,8 @@ export interface ReplyInput {
   edited: boolean;
   /** The run's question details: anonymous questions are left out of the thread (their answers are not in `answers`). */
   questionDetails?: QuestionDetail[] | null;
+  /** Given after the member's window closed. */
+  late?: boolean;
 }
 
 /** Said under a reply whose answers were shortened to fit Slack. */
@@ -153,7 +155,7 @@ export function replyMessage(r: ReplyInput): ChatMessage {
       return [`:rotating_light: *${slackEscape(q)}*\n>*BLOCKER:* ${body.replace(/\n/g, "\n>")}`];
     return [`*${slackEscape(q)}*\n${body}`];
   });
-  const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.edited ? " _(edited)_" : ""}`;
+  const head = `<@${r.userId}>${r.mood ? ` ${r.mood}` : ""}${r.late ? " _(late)_" : ""}${r.edited ? " _(edited)_" : ""}`;
   // A full set of long answers is more than one message holds: each answer keeps a fair share, the rest is cut.
   const fitted = shareBudget(lines, MAX_MESSAGE_BLOCKS_TEXT - head.length - SHORTENED_NOTE.length - BUDGET_MARGIN);
   const shortened = fitted.some((l, i) => l !== lines[i]);
@@ -228,6 +230,8 @@ export interface ModalInput {
   /** The run's question details (null: every question is required text). */
   questionDetails?: QuestionDetail[] | null;
   existing?: { answers: string[]; answerValues?: AnswerValue[] | null; mood: string | null };
+  /** Editable starting texts for a first answer (the yesterday question's previous "today"); ignored on edits. */
+  prefill?: (string | undefined)[];
   /** The schedule's optional shout-out that gives kudos. */
   shoutOut?: boolean;
   /** The member's open blocker reported on an earlier day: shown first, with a "Resolved" checkbox. */
@@ -235,9 +239,11 @@ export interface ModalInput {
 }
 
 export function answerModal(m: ModalInput): ModalView {
-  const existing = m.questions.map((_, i) =>
-    m.existing ? { text: m.existing.answers[i] ?? "", value: m.existing.answerValues?.[i] ?? null } : undefined,
-  );
+  const existing = m.questions.map((_, i) => {
+    if (m.existing) return { text: m.existing.answers[i] ?? "", value: m.existing.answerValues?.[i] ?? null };
+    const prefill = m.prefill?.[i];
+    return prefill ? { text: prefill, value: null } : undefined;
+  });
   const blocks = questionBlocks(questionDetailsOf(m.questions, m.questionDetails), existing, m.existing !== undefined);
   const moodOption = (emoji: string) => ({
     text: { type: "plain_text" as const, text: emoji, emoji: true },
@@ -282,7 +288,8 @@ export function helpMessage(dashboardUrl: string): ChatMessage {
         "*Upbeat* runs your team's standups: at the scheduled time it DMs everyone in the standup's channel, collects answers (button or reply in the DM), posts them in a thread and closes the day with a summary.",
       ),
       section(
-        "`/upbeat help` this message · `/upbeat skip` skip today's standup · `/upbeat profile` your profile · " +
+        "`/upbeat help` this message · `/upbeat skip` skip today's standup · " +
+          "`/upbeat answer` answer your next standup ahead · `/upbeat profile` your profile · " +
           "`/upbeat kudos @someone thanks for …` give kudos · " +
           "`/upbeat away 2026-12-21 2027-01-04 [reason]` time off (`/upbeat away 2026-12-24` one day) · " +
           "`/upbeat back` end your time off today",

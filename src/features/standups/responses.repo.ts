@@ -39,9 +39,10 @@ export type NewResponse = Pick<
   | "blockers"
   | "mood"
   | "hasBlocker"
->;
+> &
+  Partial<Pick<ResponseRow, "late">>;
 
-/** One response per member per schedule per standup date: a second submission edits it. */
+/** One response per member per schedule per standup date: a second submission edits it (never changing `late`). */
 export async function upsertResponse(
   ex: Executor,
   r: NewResponse,

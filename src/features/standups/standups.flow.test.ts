@@ -244,7 +244,8 @@ describe.each(["http", "socket"] as const)("a standup from schedule to summary (
     expect(`${summary!.text}${body}`).not.toContain("<@");
   });
 
-  it("a closed run refuses further edits", async () => {
+  it("a closed run refuses further edits once the standup's next run is due (until then they are late answers)", async () => {
+    t.clock.set("2026-03-03T09:00:01Z");
     const res = await submit("U0ANA", ["late", "late", "late"], null);
     expect(res.body).toMatchObject({ response_action: "errors" });
     expect((await responseOf("U0ANA"))!.version).toBe(2);

@@ -12,6 +12,8 @@ import { openBlockerOf } from "./blocker-items.ts";
 import { promptFor } from "./blocker-prompt.ts";
 import { summaryBlockers } from "./blocker-summary.ts";
 import { askedFirstQuestion, claimAskTurn, handOverDm, handOverIfTurnFree } from "./dm-conversation.ts";
+import { convertEarlyAnswer } from "./early-answers.ts";
+import { alreadyAnsweredMessage } from "./early-messages.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
@@ -36,7 +38,7 @@ import {
 } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
 import { markAsked } from "./reminders.repo.ts";
-import { findResponseById, type ResponseRow, responsesOfRun, setReplyTs } from "./responses.repo.ts";
+import { findResponseById, findResponseOfRun, type ResponseRow, responsesOfRun, setReplyTs } from "./responses.repo.ts";
 import { closeRunWithLastWindow, findRun, type RunRow, setParentTs } from "./runs.repo.ts";
 import { memberTimes } from "./scheduler.ts";
 import { assertLive, quietly, whileLive } from "./stopped-run.ts";
@@ -193,6 +195,22 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
   const participant = await findParticipant(deps.db, runId, userId);
   const channel = await dmChannel(deps, client, run, userId, participant);
+  // Answered ahead: the early answer becomes the response (once), and the DM thanks instead of asking. It goes out
+  // under the response's confirmation key, so the reply job does not confirm a second time.
+  const answered =
+    participant?.status === "answered"
+      ? (await findResponseOfRun(deps.db, runId, userId))?.id
+      : await convertEarlyAnswer(deps, run, userId);
+  if (answered !== undefined) {
+    await postOnce(
+      deps,
+      client,
+      { key: standupPostKeys.confirm(answered), teamId, channel, ...alreadyAnsweredMessage(run) },
+      { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
+    );
+    if (participant) await markAsked(deps.db, run, participant, deps.clock.now());
+    return;
+  }
   const turn = await claimAskTurn(deps, run, userId);
   // One indexed read (blockers_open_uq): "Still blocked on …?" leads the DM when an earlier blocker is open.
   const blocker =
@@ -252,6 +270,7 @@ function replyFor(run: RunRow, r: ResponseRow) {
     blockerQuestion: run.blockerQuestion,
     edited: r.editedAt !== null,
     questionDetails: run.questionDetails,
+    late: r.late,
   });
 }
 

@@ -10,7 +10,6 @@ import {
   answerInConversation,
   askedNextQuestion,
   existingAnswers,
-  ownWindowClosed,
   skipRun,
   skipToday,
   submitResponse,
@@ -19,8 +18,10 @@ import { blockerListeners } from "./blocker-actions.ts";
 import { openBlockerOf } from "./blocker-items.ts";
 import { promptFor, tickedResolved } from "./blocker-prompt.ts";
 import { invalidAnswerText, nextQuestionText } from "./conversation-messages.ts";
+import { earlyAnswerListeners } from "./early-answers.listeners.ts";
 import { buildHomeView } from "./home.ts";
 import { ACTIONS, answerModal, helpMessage, MODAL_CALLBACK } from "./messages.ts";
+import { answerWindow, yesterdayPrefill } from "./own-time.ts";
 import { findParticipant } from "./participants.repo.ts";
 import { standupPostKeys } from "./post-keys.ts";
 import { type InputState, readModalAnswers } from "./question-inputs.ts";
@@ -48,6 +49,7 @@ function closedModal(): ModalView {
 }
 
 export function standupListeners(bolt: ChatListeners, deps: Deps): void {
+  earlyAnswerListeners(bolt, deps);
   const openModal = async ({
     ack,
     body,
@@ -67,13 +69,15 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
     const trigger = b.trigger_id;
     const run = await findRun(deps.db, teamId, runId);
     if (!run) return;
-    const participant = run.memberTimezone ? await findParticipant(deps.db, run.id, userId) : undefined;
-    // views.open must use the trigger within 3 s, so it is called here, not from a job.
-    if (run.status !== "open" || (participant && ownWindowClosed(participant, deps.clock.now()))) {
+    const participant = await findParticipant(deps.db, run.id, userId);
+    // views.open must use the trigger within 3 s, so it is called here, not from a job. After the member's window
+    // closed the modal still opens (a late answer) until the standup asks them again.
+    const window = participant ? await answerWindow(deps, run, participant) : run.status === "open" ? "open" : "closed";
+    if (window === "closed") {
       await openView(deps, client, { trigger_id: trigger, view: closedModal() }, receivedAt);
       return;
     }
-    const [existing, shoutOut, blocker] = await Promise.all([
+    const [existing, shoutOut, blocker, yesterday] = await Promise.all([
       existingAnswers(deps, run.id, userId),
       // A deleted standup's open run still takes answers, without the shout-out.
       findSchedule(deps, teamId, run.scheduleId).then(
@@ -81,6 +85,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
         () => false,
       ),
       run.blockerQuestion === null ? undefined : openBlockerOf(deps.db, teamId, run.scheduleId, userId),
+      yesterdayPrefill(deps.db, { ...run, userId, beforeDate: run.localDate }),
     ]);
     const prompt = promptFor(blocker, run.localDate);
     const view = answerModal({
@@ -90,7 +95,7 @@ export function standupListeners(bolt: ChatListeners, deps: Deps): void {
       questions: run.questions,
       questionDetails: run.questionDetails,
       shoutOut,
-      ...(existing ? { existing } : {}),
+      ...(existing ? { existing } : { prefill: [yesterday] }),
       ...(prompt ? { blocker: prompt } : {}),
     });
     await openView(deps, client, { trigger_id: trigger, view }, receivedAt);
