@@ -72,6 +72,11 @@ export function AnswerCard({ response, showStandup = true }: { response: Standup
             {time}
           </time>
         ) : null}
+        {response.late ? (
+          <span className="badge" title="Answered after the standup closed, before its next run">
+            Late
+          </span>
+        ) : null}
         {showStandup && response.standup_name ? (
           <span className="muted answer-standup">{response.standup_name}</span>
         ) : null}
