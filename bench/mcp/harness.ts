@@ -34,7 +34,7 @@ export interface Scenario {
  * (all members, workspace stats, team-wide full-text search, team-wide aggregates) and get_kudos (the seed
  * has no kudos, so its number says little).
  */
-export function scenarios(userId: string, today: string): Scenario[] {
+export function scenarios(userId: string, today: string, scheduleId: string): Scenario[] {
   const from30 = shiftDate(today, -29);
   return [
     { label: "ping", method: "ping", kind: "baseline" },
@@ -75,6 +75,13 @@ export function scenarios(userId: string, today: string): Scenario[] {
       kind: "small",
     },
     { label: "get_kudos", method: "tools/call", tool: "get_kudos", args: { days: 30 }, kind: "report" },
+    {
+      label: "get_question_stats",
+      method: "tools/call",
+      tool: "get_question_stats",
+      args: { standup_id: scheduleId, days: 30 },
+      kind: "report",
+    },
     { label: "get_members", method: "tools/call", tool: "get_members", args: {}, kind: "report" },
     { label: "get_workspace_summary", method: "tools/call", tool: "get_workspace_summary", args: {}, kind: "report" },
     {

@@ -170,7 +170,7 @@ async function main(): Promise<number> {
 
   const userId = `U${String(MEMBER).padStart(8, "0")}`;
   const toolNames = await listTools(app.port, ring.take());
-  const list = scenarios(userId, today);
+  const list = scenarios(userId, today, seeded.scheduleIds[0]!);
   problems.push(...uncovered(toolNames, list));
   process.stdout.write(`member ${userId}; tools/list: ${toolNames.join(", ")}\n`);
   const probes = [];

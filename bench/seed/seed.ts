@@ -50,6 +50,8 @@ export interface SeedResult {
   adminUserId: string;
   members: number;
   schedules: number;
+  /** The seeded standups' ids, in creation order. */
+  scheduleIds: string[];
   runs: number;
   participants: number;
   responses: number;
@@ -237,7 +239,7 @@ export async function seedWorkspace(target: string | Database, opts: SeedOptions
         for (const r of dropped) await tx.execute(sql.raw(r.def));
       });
       commitStarted = performance.now();
-      return counts;
+      return { ...counts, scheduleIds: created.map((c) => c.id) };
     });
     const commitMs = performance.now() - commitStarted;
     timings.push(["commit", commitMs]);
@@ -258,6 +260,7 @@ export async function seedWorkspace(target: string | Database, opts: SeedOptions
       adminUserId: memberUserId(1),
       members,
       schedules,
+      scheduleIds: imported.scheduleIds,
       runs: imported.runs,
       participants: imported.participants,
       responses: imported.responses,

@@ -70,6 +70,7 @@ describe.runIf(hasChromium)("the Webhooks page in a real browser", () => {
       "standup.updated",
       "blocker.reported",
       "standup.completed",
+      "blocker.resolved",
     ]);
     await page.close();
   });
