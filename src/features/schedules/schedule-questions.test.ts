@@ -126,11 +126,11 @@ describe("schedule API: typed questions and answering ahead", async () => {
   it("the blocker question must be a text question that is not anonymous", async () => {
     await refused(
       { questions: typed, blocker_question: 2 },
-      "blocker_question must point at a text question that is not anonymous",
+      "blocker_question must point at a required text question that is not anonymous",
     );
     await refused(
       { questions: ["A?", { text: "B?", anonymous: true }], blocker_question: 2 },
-      "blocker_question must point at a text question that is not anonymous",
+      "blocker_question must point at a required text question that is not anonymous",
     );
     // By default the third question is the blocker question only when it can be.
     const numberThird = await create({ questions: ["A?", "B?", { text: "C?", type: "number" }] });
@@ -139,7 +139,7 @@ describe("schedule API: typed questions and answering ahead", async () => {
     expect(original.blocker_question).toBe(3);
     const put = await call("PUT", `${STANDUPS}/${original.id}`, { blocker_question: 4, questions: typed });
     expect(put.statusCode).toBe(400);
-    expect(put.json().error).toContain("blocker_question must point at a text question");
+    expect(put.json().error).toContain("blocker_question must point at a required text question");
     // Making the blocker question typed without choosing another leaves the standup without one.
     const typedThird = await call("PUT", `${STANDUPS}/${original.id}`, {
       questions: ["A?", "B?", { text: "Blockers?", type: "yes_no" }],
@@ -159,7 +159,7 @@ describe("schedule API: typed questions and answering ahead", async () => {
       [{ text: "Q?", type: "single_choice", options: ["A", ""] }, options],
       [{ text: "Q?", type: "text", options: ["A", "B"] }, "questions[1].options is only for single_choice"],
       [{ text: "Q?", type: "number", min: 5, max: 1 }, "questions[1].min must not be greater than questions[1].max"],
-      [{ text: "Q?", type: "number", min: "1" }, "questions[1].min must be a number or null"],
+      [{ text: "Q?", type: "number", min: "1" }, "questions[1].min must be a number from -1000000000 to 1000000000"],
       [{ text: "Q?", type: "yes_no", max: 3 }, "questions[1].min and questions[1].max are only for number questions"],
       [{ text: "Q?", type: "rating" }, "questions[1].type must be one of text, single_choice, multiple_choice"],
       [{ text: "Q?", required: "yes" }, "questions[1].required must be true or false"],

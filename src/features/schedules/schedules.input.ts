@@ -6,7 +6,14 @@ import {
   QUESTION_TYPES,
   type QuestionDetail,
 } from "../../contract/questions.ts";
-import { canBeBlockerQuestion, MAX_QUESTION_LENGTH, parseQuestion } from "./schedules.questions.ts";
+import {
+  canBeBlockerQuestion,
+  MAX_BOUND,
+  MAX_BOUND_DECIMALS,
+  MAX_QUESTION_LENGTH,
+  parseQuestion,
+  type QuestionList,
+} from "./schedules.questions.ts";
 import { canonicalTimezone, formatDays, parseDays, parseTime } from "./timing.ts";
 
 /**
@@ -33,6 +40,7 @@ export const MAX_ANSWER_EARLY_HOURS = 16;
 const TZ_MESSAGE = "schedule_tz must be an IANA timezone name such as Europe/Berlin";
 const DAYS_MESSAGE = 'schedule_days must be weekdays from mon,tue,wed,thu,fri,sat,sun, as "mon,wed" or ["mon","wed"]';
 const QUESTIONS_MESSAGE = `questions must be an array of 1 to ${MAX_QUESTIONS} questions (strings or objects)`;
+const DETAILS_MESSAGE = `question_details must be an array of 1 to ${MAX_QUESTIONS} objects {text, type, options, min, max, required, anonymous}`;
 const EARLY_MESSAGE = `answer_early_hours must be whole hours from 0 to ${MAX_ANSWER_EARLY_HOURS}`;
 const NAME_MESSAGE = `name must be a single line of 1 to ${MAX_NAME_LENGTH} characters, or null for the default`;
 const REMINDER_MESSAGE = `reminder_minutes must be whole minutes from ${MIN_REMINDER_MINUTES} to ${MAX_REMINDER_MINUTES}, or null for no reminder`;
@@ -70,6 +78,8 @@ const scheduleDays = z
     return z.NEVER;
   });
 
+const BOUND_HINT = ` (at most ${MAX_BOUND} either way, ${MAX_BOUND_DECIMALS} decimal places)`;
+
 /** The JSON Schema of one item, for the document: the transform below is what checks it. */
 const QUESTION_ITEM_SCHEMA = {
   anyOf: [
@@ -87,8 +97,8 @@ const QUESTION_ITEM_SCHEMA = {
           maxItems: MAX_OPTIONS,
           description: "single_choice and multiple_choice only: distinct option texts",
         },
-        min: { type: ["number", "null"], description: "number only: the smallest answer allowed" },
-        max: { type: ["number", "null"], description: "number only: the largest answer allowed" },
+        min: { type: ["number", "null"], description: `number only: the smallest answer allowed${BOUND_HINT}` },
+        max: { type: ["number", "null"], description: `number only: the largest answer allowed${BOUND_HINT}` },
         required: { type: "boolean", default: true },
         anonymous: {
           type: "boolean",
@@ -100,31 +110,48 @@ const QUESTION_ITEM_SCHEMA = {
   ],
 };
 
-/** Every question in full ({text, type, required, anonymous, …}); a string item is a required text question. */
-const questions = z
-  .array(z.unknown(), { error: QUESTIONS_MESSAGE })
-  .meta({
-    description: `${QUESTIONS_MESSAGE}, each text at most ${MAX_QUESTION_LENGTH} characters; default the three built-in ones`,
-    items: QUESTION_ITEM_SCHEMA,
-    minItems: 1,
-    maxItems: MAX_QUESTIONS,
-  })
-  .transform((list, ctx) => {
-    if (list.length < 1 || list.length > MAX_QUESTIONS) {
-      ctx.addIssue({ code: "custom", message: `${QUESTIONS_MESSAGE} (got ${list.length})` });
-      return z.NEVER;
-    }
-    const details = [];
-    for (const [i, item] of list.entries()) {
-      const parsed = parseQuestion(item, i);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", message: parsed.message });
+/** Every question in full ({text, type, required, anonymous, …}); in `questions` a string is a required text question. */
+function questionList(field: "questions" | "question_details", message: string, description: string) {
+  return z
+    .array(z.unknown(), { error: message })
+    .meta({
+      description,
+      items: field === "questions" ? QUESTION_ITEM_SCHEMA : QUESTION_ITEM_SCHEMA.anyOf[1],
+      minItems: 1,
+      maxItems: MAX_QUESTIONS,
+    })
+    .transform((list, ctx): QuestionList => {
+      if (list.length < 1 || list.length > MAX_QUESTIONS) {
+        ctx.addIssue({ code: "custom", message: `${message} (got ${list.length})` });
         return z.NEVER;
       }
-      details.push(parsed.detail);
-    }
-    return details;
-  });
+      const details = [];
+      for (const [i, item] of list.entries()) {
+        const parsed = parseQuestion(item, i, field);
+        if (!parsed.ok) {
+          ctx.addIssue({ code: "custom", message: parsed.message });
+          return z.NEVER;
+        }
+        details.push(parsed.detail);
+      }
+      return { details, strings: list.every((item) => typeof item === "string") };
+    });
+}
+
+const questions = questionList(
+  "questions",
+  QUESTIONS_MESSAGE,
+  `${QUESTIONS_MESSAGE}, each text at most ${MAX_QUESTION_LENGTH} characters; default the three built-in ones. ` +
+    "On PUT, a list of strings whose texts equal the current questions keeps their types (a question whose text " +
+    "changed becomes a required text question); send question_details to change types",
+);
+
+const questionDetails = questionList(
+  "question_details",
+  DETAILS_MESSAGE,
+  `${DETAILS_MESSAGE}: the shape GET shows. Wins over questions, whose texts it must then equal one by one ` +
+    "(else 400); alone, it sets the questions too",
+);
 
 const active = z.boolean({ error: "active must be true or false" });
 
@@ -162,11 +189,14 @@ export const scheduleUpdateInput = z.object(
     schedule_tz: scheduleTz.optional(),
     schedule_days: scheduleDays.optional(),
     questions: questions.optional(),
+    question_details: questionDetails.optional(),
     active: active.optional(),
     name: name.optional().describe(`1–${MAX_NAME_LENGTH} characters; null restores the default "#<channel> standup"`),
     blocker_question: blockerQuestion
       .optional()
-      .describe("1-based number of the question whose answer is the blocker; null for none"),
+      .describe(
+        "1-based number of the question whose answer is the blocker (a required text question, not anonymous); null for none",
+      ),
     reminder_minutes: reminderMinutes
       .optional()
       .describe(
@@ -203,7 +233,7 @@ export function blockerQuestionProblem(blocker: number | null, details: readonly
     return `blocker_question must be between 1 and ${details.length} (the number of questions), or null for none`;
   }
   if (!canBeBlockerQuestion(details[blocker - 1])) {
-    return `blocker_question must point at a text question that is not anonymous (question ${blocker} is not)`;
+    return `blocker_question must point at a required text question that is not anonymous (question ${blocker} is not)`;
   }
   return undefined;
 }

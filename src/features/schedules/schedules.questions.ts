@@ -5,7 +5,9 @@ import {
   QUESTION_TYPES,
   type QuestionDetail,
   type QuestionType,
+  questionDetailsOf,
 } from "../../contract/questions.ts";
+import { badRequest } from "../../http/errors.ts";
 
 /**
  * One item of `questions` in a POST or PUT body: a string (a required text question, as before types existed) or
@@ -15,6 +17,13 @@ import {
 export const MAX_QUESTION_LENGTH = 300;
 const CHOICE_TYPES: readonly QuestionType[] = ["single_choice", "multiple_choice"];
 const OPTIONS_MESSAGE = `options must be ${MIN_OPTIONS} to ${MAX_OPTIONS} distinct texts of at most ${MAX_OPTION_LENGTH} characters`;
+
+/** What `questions` or `question_details` in a body parse to: every question in full, and whether all were strings. */
+export interface QuestionList {
+  details: QuestionDetail[];
+  /** Every item was a string: a client sending back the texts it read (see givenQuestions). */
+  strings: boolean;
+}
 
 type Parsed = { ok: true; detail: QuestionDetail } | { ok: false; message: string };
 
@@ -45,21 +54,40 @@ function optionsOf(value: unknown): string[] | undefined {
   return out;
 }
 
-/** A bound of a number question: a finite number, or null/absent for none. */
+/** The largest |min| or |max| of a number question. */
+export const MAX_BOUND = 1_000_000_000;
+/** Decimal places a bound may have. */
+export const MAX_BOUND_DECIMALS = 4;
+const BOUND_MESSAGE = `must be a number from -${MAX_BOUND} to ${MAX_BOUND} with at most ${MAX_BOUND_DECIMALS} decimal places, or null`;
+
+/**
+ * A bound of a number question, or null/absent for none. Slack's number_input takes bounds as strings and
+ * String(1e21) is "1e+21", which it rejects (the modal would not open): within ±1e9 and 4 decimal places, String(x)
+ * is always plain digits (anything below 1e-6 has more than 4 places).
+ */
 function boundOf(value: unknown): number | null | undefined {
   if (value === undefined || value === null) return null;
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > MAX_BOUND) return undefined;
+  return new RegExp(`^-?\\d+(\\.\\d{1,${MAX_BOUND_DECIMALS}})?$`).test(String(value)) ? value : undefined;
 }
 
-export function parseQuestion(item: unknown, i: number): Parsed {
-  const at = `questions[${i}]`;
+/**
+ * One item of `questions` (`field` "questions": a string or an object) or of `question_details` (an object only:
+ * the shape GET shows, sent back as it was read).
+ */
+export function parseQuestion(item: unknown, i: number, field: "questions" | "question_details" = "questions"): Parsed {
+  const at = `${field}[${i}]`;
   const fail = (message: string): Parsed => ({ ok: false, message });
-  if (typeof item === "string") {
+  if (typeof item === "string" && field === "questions") {
     const text = questionText(item, at);
     if (typeof text !== "string") return fail(text.problem);
     return { ok: true, detail: { text, type: "text", required: true, anonymous: false } };
   }
-  if (!isRecord(item)) return fail(`${at} must be a string or an object with a text`);
+  if (!isRecord(item)) {
+    return fail(
+      field === "questions" ? `${at} must be a string or an object with a text` : `${at} must be an object with a text`,
+    );
+  }
   const text = questionText(item.text, `${at}.text`);
   if (typeof text !== "string") return fail(item.text === undefined ? `${at}.text is required` : text.problem);
   const type = item.type ?? "text";
@@ -93,8 +121,8 @@ export function parseQuestion(item: unknown, i: number): Parsed {
   if (kind === "number") {
     const min = boundOf(item.min);
     const max = boundOf(item.max);
-    if (min === undefined) return fail(`${at}.min must be a number or null`);
-    if (max === undefined) return fail(`${at}.max must be a number or null`);
+    if (min === undefined) return fail(`${at}.min ${BOUND_MESSAGE}`);
+    if (max === undefined) return fail(`${at}.max ${BOUND_MESSAGE}`);
     if (min !== null && max !== null && min > max) return fail(`${at}.min must not be greater than ${at}.max`);
     detail.min = min;
     detail.max = max;
@@ -114,7 +142,39 @@ export function storedDetails(details: readonly QuestionDetail[]): QuestionDetai
   return details.every(isPlainText) ? null : details.map((d) => ({ ...d }));
 }
 
-/** The blocker question's answer is a line of text tied to a member: a text question that is not anonymous. */
+/**
+ * The blocker question's answer is a line of text tied to a member: a text question that is not anonymous. It is
+ * required too: a blank answer means "no blockers" and resolves the member's open blocker, so an optional question
+ * left empty would close a blocker nobody said was gone.
+ */
 export function canBeBlockerQuestion(d: QuestionDetail | undefined): boolean {
-  return d !== undefined && d.type === "text" && !d.anonymous;
+  return d !== undefined && d.type === "text" && !d.anonymous && d.required;
+}
+
+/**
+ * The questions a POST or PUT body sets, in full, or undefined when it sets none. `question_details` wins over
+ * `questions` when both are sent, provided their texts match one by one (a 400 names the first that does not).
+ * A PUT whose `questions` are all strings keeps the stored details of every question whose text is unchanged at its
+ * place: a client that reads a standup and sends back the texts it read (to rename it, say) must not turn an
+ * anonymous question into one answered by name; a question whose text changed becomes plain text.
+ */
+export function givenQuestions(
+  body: { questions?: QuestionList | undefined; question_details?: QuestionList | undefined },
+  current?: { questions: readonly string[]; questionDetails: readonly QuestionDetail[] | null },
+): QuestionDetail[] | undefined {
+  const { questions, question_details: full } = body;
+  if (full && questions) {
+    if (full.details.length !== questions.details.length) {
+      throw badRequest(
+        `question_details must have one item per question (got ${full.details.length} for ${questions.details.length} questions)`,
+      );
+    }
+    const i = full.details.findIndex((d, j) => d.text !== questions.details[j]!.text);
+    if (i >= 0) throw badRequest(`question_details[${i}].text must equal questions[${i}]`);
+  }
+  if (full) return full.details;
+  if (!questions) return undefined;
+  if (!current || !questions.strings) return questions.details;
+  const stored = questionDetailsOf(current.questions, current.questionDetails);
+  return questions.details.map((d, i) => (stored[i]?.text === d.text ? { ...stored[i]! } : d));
 }

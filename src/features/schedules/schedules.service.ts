@@ -16,7 +16,7 @@ import {
   type ScheduleCreate,
   type ScheduleUpdate,
 } from "./schedules.input.ts";
-import { canBeBlockerQuestion, storedDetails } from "./schedules.questions.ts";
+import { canBeBlockerQuestion, givenQuestions, storedDetails } from "./schedules.questions.ts";
 import {
   insertSchedule,
   lockSchedule,
@@ -104,7 +104,7 @@ function questionsOf(input: ScheduleCreate): {
   questionDetails: QuestionDetail[] | null;
   blockerQuestion: number | null;
 } {
-  const details = input.questions ?? DEFAULT_QUESTIONS.map(textQuestion);
+  const details = givenQuestions(input) ?? DEFAULT_QUESTIONS.map(textQuestion);
   const blockerQuestion =
     input.blocker_question !== undefined
       ? input.blocker_question
@@ -182,13 +182,13 @@ export function schedulePatch(current: ScheduleRow, input: ScheduleUpdate, now: 
   if (changed("kudosField", input.kudos_field)) patch.kudosField = input.kudos_field;
   if (input.reminder_minutes !== undefined) patch.reminderMinutes = input.reminder_minutes;
   if (changed("answerEarlyHours", input.answer_early_hours)) patch.answerEarlyHours = input.answer_early_hours;
-  if (input.questions !== undefined) {
-    // Given questions replace the details too: a list of plain strings makes every question text again.
-    patch.questions = input.questions.map((d) => d.text);
-    patch.questionDetails = storedDetails(input.questions);
+  const given = givenQuestions(input, current);
+  if (given !== undefined) {
+    patch.questions = given.map((d) => d.text);
+    patch.questionDetails = storedDetails(given);
   }
 
-  const details = input.questions ?? questionDetailsOf(current.questions, current.questionDetails);
+  const details = given ?? questionDetailsOf(current.questions, current.questionDetails);
   if (input.blocker_question !== undefined) {
     const problem = blockerQuestionProblem(input.blocker_question, details);
     if (problem) throw badRequest(problem);

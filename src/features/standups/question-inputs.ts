@@ -65,7 +65,10 @@ function element(d: QuestionDetail, existing: ExistingAnswer | undefined) {
         is_decimal_allowed: true,
         ...(d.min != null ? { min_value: String(d.min) } : {}),
         ...(d.max != null ? { max_value: String(d.max) } : {}),
-        ...(typeof existing?.value === "number" ? { initial_value: String(existing.value) } : {}),
+        // An answer the bounds have since excluded is not shown: Slack refuses a view whose initial_value is out of range.
+        ...(typeof existing?.value === "number" && inRange(d, existing.value)
+          ? { initial_value: String(existing.value) }
+          : {}),
       };
     case "yes_no": {
       const yesNo = [option("Yes", "yes"), option("No", "no")];

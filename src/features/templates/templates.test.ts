@@ -52,7 +52,7 @@ describe("built-in templates", () => {
     (_, template) => {
       expect(template.question_details.map((d) => d.text)).toEqual([...template.questions]);
       const blocker = template.question_details[2];
-      if (blocker) expect(blocker).toMatchObject({ type: "text", anonymous: false });
+      if (blocker) expect(blocker).toMatchObject({ type: "text", anonymous: false, required: true });
       for (const d of template.question_details) {
         if (d.type === "single_choice" || d.type === "multiple_choice") {
           expect(d.options!.length).toBeGreaterThanOrEqual(MIN_OPTIONS);
@@ -82,6 +82,8 @@ describe("built-in templates", () => {
     expect(typed("Release readiness")).toEqual([["number", false]]);
     expect(typed("Project status")).toEqual([["single_choice", false]]);
     expect(typed("Remote team pulse")).toEqual([["number", true]]);
+    // The modal's hint and the DM's "(anonymous)" mark say so; the question's text does not repeat it.
+    for (const t of TEMPLATES) for (const q of t.questions) expect(q).not.toMatch(/anonymous/i);
     expect(TEMPLATES.filter((t) => t.question_details.some((d) => d.type !== "text")).length).toBe(6);
   });
 });

@@ -146,7 +146,7 @@ const BUILT_IN_TEMPLATES: { name: string; questions: TemplateQuestion[] }[] = [
       "What made your week easier?",
       "What made your week harder?",
       "Is there someone you'd like to pair or catch up with?",
-      scale("How balanced did work and life feel this week, 1–5? (anonymous)", { anonymous: true }),
+      scale("How balanced did work and life feel this week, 1–5?", { anonymous: true }),
     ],
   },
   {
