@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { type RuleTrigger, ruleFirings, rules } from "../../db/schema.ts";
+import { liveBlockerSql } from "../standups/index.ts";
 import type { RuleRow } from "./rules.repo.ts";
 
 export interface FiringSubject {
@@ -38,6 +39,7 @@ export async function claimFirings(ex: Executor, triggers: RuleTrigger[], s: Fir
  * blocker_open_days: one firing per active rule covering the standup and open blocker item of that standup open at
  * least the rule's days on `localDate` (the standup's date), claimed under (rule, blocker) in one statement: a close
  * seen twice, or by two instances, and every later close fire each pair once. run_id: the run that last reported it.
+ * Only live items (liveBlockerSql: an active member, a standup not deleted), as the Blockers page counts them.
  */
 export async function claimBlockerFirings(
   ex: Executor,
@@ -53,6 +55,7 @@ export async function claimBlockerFirings(
         where r.team_id = ${s.teamId} and r.active and r.trigger = 'blocker_open_days'
           and (r.schedule_id is null or r.schedule_id = ${s.scheduleId})
           and ${s.localDate}::date - b.opened_date >= r.trigger_threshold
+          and ${liveBlockerSql("b")}
         order by r.id, b.id
         on conflict do nothing
         returning id`,

@@ -92,9 +92,25 @@ export async function findBlocker(ex: Executor, teamId: string, id: number): Pro
 type EventDeps = Pick<Deps, "events">;
 
 /**
+ * Whether the blocker item aliased `b` counts as open to anyone: its member is active and its standup still exists.
+ * The Blockers page and `active_blockers` (blockers.repo.ts, insights' openBlockerCount) count by the same rule, and
+ * so do the close summary and the blocker_open_days escalation: a member who left or a deleted standup blocks nobody.
+ */
+export const liveBlockerSql = (b: string) =>
+  sql.raw(`(exists (select 1 from schedules live_s where live_s.team_id = ${b}.team_id and live_s.id = ${b}.schedule_id
+      and live_s.deleted_at is null)
+    and exists (select 1 from members live_m where live_m.team_id = ${b}.team_id and live_m.user_id = ${b}.user_id
+      and live_m.active))`);
+
+/**
  * In the transaction that stores a response: a blocker answer opens the member's item for the standup or, when one is
  * open, becomes its latest text; an answer with no blocker resolves the open one ("via answer"). Returns the open
  * item's id, or undefined when none is open after the answer.
+ *
+ * Answers may arrive out of order (late answers, edits of an older day): an answer never moves an item back. An older
+ * day's blocker answer leaves the open item's latest text as it is, and opens no item for a day its member already
+ * settled: on or before the last day a resolved item of the standup was reported, or before the day (in the
+ * standup's zone) it was resolved by hand. An empty blocker answer (an optional question left blank) says nothing.
  */
 export async function trackBlocker(
   deps: EventDeps,
@@ -111,25 +127,46 @@ export async function trackBlocker(
   },
 ): Promise<number | undefined> {
   if (r.hasBlocker) {
+    const at = r.at.toISOString();
+    // The conflict update runs whenever an item is open (the insert's row is then always proposed); without one,
+    // an answer for a settled day proposes none, so it opens nothing. An item this very answer resolved (its ticked
+    // box, same instant) settles nothing: the new blocker beside it is a new item.
     const [row] = await rows<{ id: number }>(
       tx,
       sql`insert into blockers (team_id, schedule_id, user_id, text, opened_at, opened_date, first_response_id,
             last_response_id, last_reported_at, last_date)
-          values (${r.teamId}, ${r.scheduleId}, ${r.userId}, ${r.text}, ${r.at.toISOString()}::timestamptz,
-            ${r.standupDate}::date, ${r.responseId}, ${r.responseId}, ${r.at.toISOString()}::timestamptz, ${r.standupDate}::date)
+          select ${r.teamId}, ${r.scheduleId}, ${r.userId}, ${r.text}, ${at}::timestamptz, ${r.standupDate}::date,
+            ${r.responseId}, ${r.responseId}, ${at}::timestamptz, ${r.standupDate}::date
+          where exists (select 1 from blockers o where o.team_id = ${r.teamId} and o.schedule_id = ${r.scheduleId}
+                  and o.user_id = ${r.userId} and o.status = 'open')
+            or not exists (select 1 from blockers d
+                  left join schedules s on s.team_id = d.team_id and s.id = d.schedule_id
+                  where d.team_id = ${r.teamId} and d.schedule_id = ${r.scheduleId} and d.user_id = ${r.userId}
+                    and d.status = 'resolved' and d.resolved_at < ${at}::timestamptz
+                    and (d.last_date >= ${r.standupDate}::date
+                      or (d.resolved_via <> 'answer'
+                        and (d.resolved_at at time zone coalesce(s.schedule_tz, 'UTC'))::date > ${r.standupDate}::date)))
           on conflict (team_id, schedule_id, user_id) where status = 'open'
-          do update set text = excluded.text, last_response_id = excluded.last_response_id,
-            last_reported_at = excluded.last_reported_at, last_date = greatest(blockers.last_date, excluded.last_date)
+          do update set
+            text = case when excluded.last_date >= blockers.last_date then excluded.text else blockers.text end,
+            last_response_id = case when excluded.last_date >= blockers.last_date
+              then excluded.last_response_id else blockers.last_response_id end,
+            last_reported_at = case when excluded.last_date >= blockers.last_date
+              then excluded.last_reported_at else blockers.last_reported_at end,
+            last_date = greatest(blockers.last_date, excluded.last_date)
           returning id::int as id`,
     );
     return row?.id;
   }
   const open = await openBlockerOf(tx, r.teamId, r.scheduleId, r.userId);
+  // A blank answer is no answer: only one that says there is nothing resolves.
+  if (r.text.trim() === "") return open?.id;
   // Only an answer for a day after the blocker was reported says it is gone; an older run answered late does not.
   if (open && r.standupDate >= open.lastDate) {
     await resolveInTx(deps, tx, open, { by: r.userId, note: null, via: "answer", at: r.at });
+    return undefined;
   }
-  return undefined;
+  return open?.id;
 }
 
 export type ResolveOutcome =

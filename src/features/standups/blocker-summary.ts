@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { type Executor, rows } from "../../db/client.ts";
-import { blockerAgeDays } from "./blocker-items.ts";
+import { blockerAgeDays, liveBlockerSql } from "./blocker-items.ts";
 import type { SummaryInput } from "./messages.ts";
 import type { ResponseRow } from "./responses.repo.ts";
 import type { RunRow } from "./runs.repo.ts";
@@ -14,6 +14,8 @@ interface Row {
   text: string;
   status: "open" | "resolved";
   openedDate: string;
+  /** False for an open item of a member who left (or of a deleted standup): counted by no one, so not listed. */
+  live: boolean;
 }
 
 export interface SummaryBlockers {
@@ -27,7 +29,8 @@ export interface SummaryBlockers {
 
 /**
  * The close summary's blockers: every open item of the standup (not only today's answers), oldest first with its age
- * on the run's date, and the items resolved on that date (in the standup's zone). A blocker answer with no item
+ * on the run's date, and the items resolved on that date (in the standup's zone). Open items of members who left are
+ * not listed, as on the Blockers page. A blocker answer with no item
  * (a standup without a blocker question tracks none) is still listed, as before items existed.
  */
 export async function summaryBlockers(
@@ -37,7 +40,8 @@ export async function summaryBlockers(
   const day = DateTime.fromISO(run.localDate, { zone: run.scheduleTz }).startOf("day");
   const found = await rows<Row>(
     ex,
-    sql`select user_id as "userId", text, status, opened_date::text as "openedDate" from blockers
+    sql`select user_id as "userId", text, status, opened_date::text as "openedDate", ${liveBlockerSql("blockers")} as live
+        from blockers
         where team_id = ${run.teamId} and schedule_id = ${run.scheduleId}
           and (status = 'open' or (resolved_at >= ${day.toUTC().toISO()}::timestamptz
             and resolved_at < ${day.plus({ days: 1 }).toUTC().toISO()}::timestamptz))
@@ -45,11 +49,12 @@ export async function summaryBlockers(
         limit ${MAX_LISTED}`,
   );
   return {
-    userIds: [...new Set(found.map((r) => r.userId))],
+    userIds: [...new Set(found.filter((r) => r.live || r.status === "resolved").map((r) => r.userId))],
     forSummary(answers, nameOf) {
+      // A member whose item is not live is still tracked: their answer is not listed as an untracked blocker either.
       const tracked = new Set(found.map((r) => r.userId));
       const open = found
-        .filter((r) => r.status === "open")
+        .filter((r) => r.status === "open" && r.live)
         .map((r) => ({ name: nameOf(r.userId), text: r.text, ageDays: blockerAgeDays(r.openedDate, run.localDate) }));
       const untracked = answers
         .filter((a) => a.hasBlocker && !tracked.has(a.userId))

@@ -6,6 +6,7 @@ export {
   blockerAgeDays,
   confirmStillBlocked,
   findBlocker,
+  liveBlockerSql,
   MAX_RESOLUTION_NOTE,
   openBlockerOf,
   openBlockersFromHistory,
