@@ -398,6 +398,8 @@ export const earlyAnswers = pgTable(
     answers: jsonb("answers").$type<string[]>().notNull(),
     answerValues: jsonb("answer_values").$type<AnswerValue[]>(),
     mood: text("mood"),
+    /** The questions as answered (`questionDetailsOf`): a run asking other questions does not take these answers. */
+    questions: jsonb("questions").$type<QuestionDetail[]>().notNull(),
     submittedAt: tstz("submitted_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
   },

@@ -13,6 +13,8 @@ ALTER TABLE "responses" ADD COLUMN "answer_values" jsonb;--> statement-breakpoin
 -- Given after the member's window on the run closed (accepted until the standup's next run starts).
 ALTER TABLE "responses" ADD COLUMN "late" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 -- Answers given ahead of a run that has not started yet: turned into the run's response when it asks the member.
+-- `questions` holds the questions as answered (one detail object per question, texts included): answers are stored
+-- by position, so a run whose questions differ does not take them (the member is asked again instead).
 CREATE TABLE "early_answers" (
 	"team_id" text NOT NULL,
 	"schedule_id" text NOT NULL,
@@ -21,6 +23,7 @@ CREATE TABLE "early_answers" (
 	"answers" jsonb NOT NULL,
 	"answer_values" jsonb,
 	"mood" text,
+	"questions" jsonb NOT NULL,
 	"submitted_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "early_answers_pk" PRIMARY KEY("team_id","schedule_id","user_id","local_date")

@@ -113,8 +113,8 @@ async function seedWorkspace(t: TestApp, teamId: string, admin: string): Promise
   );
   await db.execute(sql`insert into dm_questions (run_id, user_id, question_index, team_id, ts, created_at)
     values (1, ${gone}, 0, ${teamId}, '1795000000.000100', ${now})`);
-  await db.execute(sql`insert into early_answers (team_id, schedule_id, user_id, local_date, answers, submitted_at, updated_at)
-    values (${teamId}, ${scheduleId}, ${gone}, '2026-11-21', '["a","b","c"]', ${now}, ${now})`);
+  await db.execute(sql`insert into early_answers (team_id, schedule_id, user_id, local_date, answers, questions, submitted_at, updated_at)
+    values (${teamId}, ${scheduleId}, ${gone}, '2026-11-21', '["a","b","c"]', '[]', ${now}, ${now})`);
   await db.execute(sql`insert into anonymous_answers (team_id, schedule_id, standup_date, question_index, value)
     values (${teamId}, ${scheduleId}, '2026-11-20', 0, '4')`);
   await db.execute(sql`insert into blockers (team_id, schedule_id, user_id, text, opened_at, opened_date, last_reported_at, last_date)

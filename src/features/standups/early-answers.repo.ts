@@ -1,5 +1,5 @@
 import { and, eq, gte, sql } from "drizzle-orm";
-import type { AnswerValue } from "../../contract/questions.ts";
+import type { AnswerValue, QuestionDetail } from "../../contract/questions.ts";
 import type { Executor } from "../../db/client.ts";
 import { earlyAnswers, standupRuns } from "../../db/schema.ts";
 
@@ -42,6 +42,8 @@ export async function upsertEarlyAnswer(
     answers: string[];
     answerValues: AnswerValue[] | null;
     mood: string | null;
+    /** The questions these answers answer (`questionDetailsOf`). */
+    questions: QuestionDetail[];
   },
   now: Date,
 ): Promise<boolean> {
@@ -50,7 +52,7 @@ export async function upsertEarlyAnswer(
     .values({ ...a, submittedAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: [earlyAnswers.teamId, earlyAnswers.scheduleId, earlyAnswers.userId, earlyAnswers.localDate],
-      set: { answers: a.answers, answerValues: a.answerValues, mood: a.mood, updatedAt: now },
+      set: { answers: a.answers, answerValues: a.answerValues, mood: a.mood, questions: a.questions, updatedAt: now },
     })
     // xmax is 0 on a freshly inserted row version, the updating transaction's id on an updated one.
     .returning({ inserted: sql<boolean>`(xmax = 0)` });
@@ -64,9 +66,21 @@ export async function upsertEarlyAnswer(
 export async function takeEarlyAnswer(
   ex: Executor,
   k: { teamId: string; scheduleId: string; userId: string; localDate: string },
-): Promise<boolean> {
-  const gone = await ex.delete(earlyAnswers).where(earlyKey(k)).returning({ userId: earlyAnswers.userId });
-  return gone.length > 0;
+): Promise<EarlyAnswerRow | undefined> {
+  const [gone] = await ex.delete(earlyAnswers).where(earlyKey(k)).returning();
+  return gone;
+}
+
+/**
+ * Serialises saving a member's early answer with turning it into the run's response (held until the transaction
+ * ends): a save either lands before the conversion (and is converted) or sees the run's answer after it.
+ */
+export async function lockEarlyAnswer(
+  ex: Executor,
+  k: { teamId: string; scheduleId: string; userId: string; localDate: string },
+): Promise<void> {
+  const key = `${k.teamId}|${k.scheduleId}|${k.userId}|${k.localDate}`;
+  await ex.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
 }
 
 function earlyKey(k: { teamId: string; scheduleId: string; userId: string; localDate: string }) {

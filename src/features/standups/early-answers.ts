@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
-import type { AnswerValue } from "../../contract/questions.ts";
+import { type AnswerValue, questionDetailsOf } from "../../contract/questions.ts";
+import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { memberTimezone } from "../members/index.ts";
 import { listScheduleRows, participantsByChannel, type ScheduleRow } from "../schedules/index.ts";
@@ -7,15 +8,16 @@ import { submitResponse } from "./answers.service.ts";
 import {
   earlyAnswersOf,
   findEarlyAnswer,
+  lockEarlyAnswer,
   runOnDate,
-  takeEarlyAnswer,
   upsertEarlyAnswer,
 } from "./early-answers.repo.ts";
 import { latestRunsForMember } from "./home.repo.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { askZone, awayDates, nextAsk, standupHolidays } from "./own-time.ts";
+import { findParticipant } from "./participants.repo.ts";
 import { findResponseOfRun, insertAnonymousAnswers } from "./responses.repo.ts";
-import type { RunRow } from "./runs.repo.ts";
+import { findRun } from "./runs.repo.ts";
 import { splitAnswers } from "./typed-answers.ts";
 
 /**
@@ -122,6 +124,33 @@ export type EarlySaveOutcome =
   | { ok: true; early: boolean }
   | { ok: false; reason: "closed" | "not_participant" | "too_long" | "empty" | "not_found" | "invalid" };
 
+type EarlyKey = { teamId: string; scheduleId: string; userId: string; localDate: string };
+type Questions = Pick<ScheduleRow, "questions" | "questionDetails">;
+
+/**
+ * Where a save goes, decided under the member's early-answer lock (the conversion takes it too): the run's response
+ * once the run asked them, unless their earlier early answer is still to be converted (replacing it keeps its
+ * anonymous answers single); else the early row, while the date is open to answer ahead.
+ */
+async function saveTarget(
+  tx: Tx,
+  key: EarlyKey,
+  offer: EarlyOffer | undefined,
+): Promise<{ to: "run"; runId: number } | { to: "early"; questions: Questions } | { to: "closed" }> {
+  const run = await runOnDate(tx, key.teamId, key.scheduleId, key.localDate);
+  if (run) {
+    const participant = await findParticipant(tx, run.id, key.userId);
+    if (participant && participant.status !== "pending") {
+      const waiting = await findEarlyAnswer(tx, key);
+      if (!waiting || (await findResponseOfRun(tx, run.id, key.userId))) return { to: "run", runId: run.id };
+      const asked = await findRun(tx, key.teamId, run.id);
+      if (asked) return { to: "early", questions: asked };
+    }
+  }
+  if (offer?.open) return { to: "early", questions: offer.schedule };
+  return run ? { to: "run", runId: run.id } : { to: "closed" };
+}
+
 /**
  * Stores (or replaces) a member's early answer for a standup's date. Once that run has asked the member the answer
  * goes to the run itself (a modal left open across the start); a date no longer in the window is refused.
@@ -140,82 +169,47 @@ export async function saveEarlyAnswer(
   },
 ): Promise<EarlySaveOutcome> {
   const { teamId, userId, scheduleId, localDate } = input;
+  const key = { teamId, scheduleId, userId, localDate };
   const offer = (await offersForMember(deps, teamId, userId, scheduleId)).find((o) => o.localDate === localDate);
-  if (!offer?.open) {
-    const run = await runOnDate(deps.db, teamId, scheduleId, localDate);
-    if (!run) return { ok: false, reason: "closed" };
-    const outcome = await submitResponse(deps, {
-      teamId,
-      runId: run.id,
-      userId,
-      answers: input.answers,
-      ...(input.values ? { values: input.values } : {}),
-      mood: input.mood,
-    });
-    return outcome.ok ? { ok: true, early: false } : { ok: false, reason: outcome.reason };
-  }
-  // Typed and anonymous questions as the standup asks them now (the run copies the same details when it starts).
-  const split = splitAnswers(offer.schedule, input.answers, input.values);
-  if (split.invalid !== undefined) return { ok: false, reason: "invalid" };
-  const answers = split.texts;
-  const anonymousTexts = split.anonymous.flatMap((a) => (typeof a.value === "string" ? [a.value] : []));
-  if ([...answers, ...anonymousTexts].some((a) => a.length > MAX_ANSWER_LENGTH))
-    return { ok: false, reason: "too_long" };
-  if (answers.every((a) => a === "") && split.anonymous.length === 0 && !offer.answered)
-    return { ok: false, reason: "empty" };
-  await deps.db.transaction(async (tx) => {
+  const saved = await deps.db.transaction(async (tx): Promise<EarlySaveOutcome | { runId: number }> => {
+    await lockEarlyAnswer(tx, key);
+    const target = await saveTarget(tx, key, offer);
+    if (target.to === "closed") return { ok: false, reason: "closed" };
+    if (target.to === "run") return { runId: target.runId };
+    // Typed and anonymous questions as the standup asks them now (the run copies the same details when it starts).
+    const split = splitAnswers(target.questions, input.answers, input.values);
+    if (split.invalid !== undefined) return { ok: false, reason: "invalid" };
+    const answers = split.texts;
+    const anonymousTexts = split.anonymous.flatMap((a) => (typeof a.value === "string" ? [a.value] : []));
+    if ([...answers, ...anonymousTexts].some((a) => a.length > MAX_ANSWER_LENGTH))
+      return { ok: false, reason: "too_long" };
+    if (answers.every((a) => a === "") && split.anonymous.length === 0 && !(await findEarlyAnswer(tx, key)))
+      return { ok: false, reason: "empty" };
     const first = await upsertEarlyAnswer(
       tx,
-      { teamId, scheduleId, userId, localDate, answers, answerValues: split.values, mood: input.mood },
+      {
+        ...key,
+        answers,
+        answerValues: split.values,
+        mood: input.mood,
+        questions: questionDetailsOf(target.questions.questions, target.questions.questionDetails),
+      },
       deps.clock.now(),
     );
     // Anonymous answers are stored without the member at once, with the first early answer only (never on edits):
     // the early row keeps null in their place, so the run's response adds none when it is made from it.
     if (first) await insertAnonymousAnswers(tx, { teamId, scheduleId, standupDate: localDate }, split.anonymous);
+    return { ok: true, early: true };
   });
-  return { ok: true, early: true };
-}
-
-class TakenElsewhere extends Error {}
-
-/**
- * When a run asks a member who answered it ahead, the early answer becomes their response through `submitResponse`
- * (thread reply, events, webhooks and rules once). The early row is deleted in the response's transaction, so under
- * two instances only one conversion commits. Returns the member's response for the run (made now or already there).
- * The ask job checks the participant first: a retried ask whose conversion committed finds them `answered`.
- */
-export async function convertEarlyAnswer(
-  deps: Pick<Deps, "db" | "clock" | "queue" | "events">,
-  run: Pick<RunRow, "id" | "teamId" | "scheduleId" | "localDate">,
-  userId: string,
-): Promise<number | undefined> {
-  const key = { teamId: run.teamId, scheduleId: run.scheduleId, userId, localDate: run.localDate };
-  const early = await findEarlyAnswer(deps.db, key);
-  if (!early) return undefined;
-  const answered = await findResponseOfRun(deps.db, run.id, userId);
-  if (answered) {
-    // Answered the run itself meanwhile: that answer stands.
-    await takeEarlyAnswer(deps.db, key);
-    return answered.id;
-  }
-  try {
-    const outcome = await submitResponse(
-      deps,
-      {
-        teamId: run.teamId,
-        runId: run.id,
-        userId,
-        answers: early.answers,
-        ...(early.answerValues ? { values: early.answerValues } : {}),
-        mood: early.mood,
-      },
-      async (tx) => {
-        if (!(await takeEarlyAnswer(tx, key))) throw new TakenElsewhere();
-      },
-    );
-    return outcome.ok ? outcome.responseId : undefined;
-  } catch (err) {
-    if (err instanceof TakenElsewhere) return (await findResponseOfRun(deps.db, run.id, userId))?.id;
-    throw err;
-  }
+  if (!("runId" in saved)) return saved;
+  // Outside the lock: with the run's answer there (or no early answer left), a conversion has nothing to take.
+  const outcome = await submitResponse(deps, {
+    teamId,
+    runId: saved.runId,
+    userId,
+    answers: input.answers,
+    ...(input.values ? { values: input.values } : {}),
+    mood: input.mood,
+  });
+  return outcome.ok ? { ok: true, early: false } : { ok: false, reason: outcome.reason };
 }

@@ -5,10 +5,12 @@ import type { TestApp } from "../../../test/support/app.ts";
 import { onPostgres } from "../../../test/support/database.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { startTwoInstances } from "../../../test/support/two-instances.ts";
+import { questionDetailsOf } from "../../contract/questions.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
+import { DEFAULT_QUESTIONS } from "../templates/index.ts";
 import { upsertEarlyAnswer } from "./early-answers.repo.ts";
-import { convertEarlyAnswer } from "./early-answers.ts";
+import { convertEarlyAnswer } from "./early-convert.ts";
 import { findRun } from "./runs.repo.ts";
 import { tick } from "./scheduler.ts";
 
@@ -22,6 +24,7 @@ describe.runIf(onPostgres)("early answers under two app instances", () => {
   let close: () => Promise<void>;
   let scheduleId = "";
   let runId = 0;
+  const asked = questionDetailsOf([...DEFAULT_QUESTIONS], null);
 
   beforeAll(async () => {
     ({ a, b, fake, close } = await startTwoInstances({ clock }));
@@ -43,6 +46,7 @@ describe.runIf(onPostgres)("early answers under two app instances", () => {
           answers: [`ahead ${u}`, "b", "none"],
           answerValues: null,
           mood: null,
+          questions: asked,
         },
         clock.now(),
       );
@@ -93,6 +97,7 @@ describe.runIf(onPostgres)("early answers under two app instances", () => {
         answers: ["x", "y", "none"],
         answerValues: null,
         mood: null,
+        questions: asked,
       },
       clock.now(),
     );
@@ -102,7 +107,7 @@ describe.runIf(onPostgres)("early answers under two app instances", () => {
       sql`select id::int as id, version from responses where run_id = ${runId} and user_id = ${late}`,
     );
     expect(mine).toEqual([{ id: expect.any(Number), version: 1 }]);
-    expect(raced).toEqual([mine[0]!.id, mine[0]!.id]);
+    expect(raced).toEqual([{ responseId: mine[0]!.id }, { responseId: mine[0]!.id }]);
     await Promise.all([a.deps.queue.drain(), b.deps.queue.drain()]);
     expect(fake.messages("C0EW").filter((m) => m.thread_ts && m.text.includes(late))).toHaveLength(1);
   });

@@ -18,6 +18,9 @@ export function parseEarlyValue(value: string | undefined): { scheduleId: string
   return m ? { scheduleId: m[1]!, localDate: m[2]! } : undefined;
 }
 
+/** Leads the ask DM of a member whose early answer was dropped because the standup's questions changed since. */
+export const QUESTIONS_CHANGED_NOTE = "The questions changed since you answered ahead: please answer again.";
+
 /** The ask DM of a member who answered ahead: nothing to ask, their answer is in, and they can still edit it. */
 export function alreadyAnsweredMessage(run: RunInfo): ChatMessage {
   const text = `Thanks, you already answered for ${prettyDate(run.localDate)}`;

@@ -78,6 +78,8 @@ export interface AskOptions {
   waitingFor?: string;
   /** The member's open blocker for this standup, reported on an earlier day: "Still blocked on …?" comes first. */
   blocker?: BlockerPrompt;
+  /** A word first (an early answer dropped because the questions changed). */
+  note?: string;
 }
 
 export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
@@ -90,6 +92,7 @@ export function askMessage(run: RunInfo, opts: AskOptions = {}): ChatMessage {
     // The notification's text: Slack shows a channel mention as the channel's name (a bare id would show as an id).
     text: `Time for standup in <#${run.channelId}>`,
     blocks: [
+      ...(opts.note ? [section(`:information_source: ${slackEscape(opts.note)}`)] : []),
       ...(opts.blocker ? promptBlocks(opts.blocker, slackEscape) : []),
       section(`:wave: Time for ${what} (${prettyDate(run.localDate)}).`),
       ...sections(questionList(run)),

@@ -27,7 +27,7 @@ describe("DM-conversation retention", async () => {
     }
     for (const date of ["2026-03-01", "2026-03-11"]) {
       await t.deps.db.execute(sql`insert into early_answers (team_id, schedule_id, user_id, local_date, answers,
-          submitted_at, updated_at) values (${teamId}, ${scheduleId}, 'U0DMRET', ${date}, '["a"]', now(), now())`);
+          questions, submitted_at, updated_at) values (${teamId}, ${scheduleId}, 'U0DMRET', ${date}, '["a"]', '[]', now(), now())`);
     }
     // The schedule is deleted: nothing closes a later run of it to clean up after these.
     await t.deps.db.execute(sql`update schedules set deleted_at = now() where id = ${scheduleId}`);

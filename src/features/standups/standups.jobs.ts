@@ -12,8 +12,8 @@ import { openBlockerOf } from "./blocker-items.ts";
 import { promptFor } from "./blocker-prompt.ts";
 import { summaryBlockers } from "./blocker-summary.ts";
 import { askedFirstQuestion, claimAskTurn, handOverDm, handOverIfTurnFree } from "./dm-conversation.ts";
-import { convertEarlyAnswer } from "./early-answers.ts";
-import { alreadyAnsweredMessage } from "./early-messages.ts";
+import { convertEarlyAnswer } from "./early-convert.ts";
+import { alreadyAnsweredMessage, QUESTIONS_CHANGED_NOTE } from "./early-messages.ts";
 import { memberZone } from "./member-timezone.ts";
 import {
   askMessage,
@@ -196,11 +196,13 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const participant = await findParticipant(deps.db, runId, userId);
   const channel = await dmChannel(deps, client, run, userId, participant);
   // Answered ahead: the early answer becomes the response (once), and the DM thanks instead of asking. It goes out
-  // under the response's confirmation key, so the reply job does not confirm a second time.
-  const answered =
+  // under the response's confirmation key, so the reply job does not confirm a second time. An early answer to
+  // questions since changed is dropped: the member is asked as usual, told why.
+  const early =
     participant?.status === "answered"
-      ? (await findResponseOfRun(deps.db, runId, userId))?.id
+      ? { responseId: (await findResponseOfRun(deps.db, runId, userId))?.id }
       : await convertEarlyAnswer(deps, run, userId);
+  const answered = early && "responseId" in early ? early.responseId : undefined;
   if (answered !== undefined) {
     await postOnce(
       deps,
@@ -219,7 +221,16 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const ts = await postOnce(
     deps,
     client,
-    { key: askPostKey(runId, userId), teamId, channel, ...askMessage(run, { ...turn, blocker: prompt }) },
+    {
+      key: askPostKey(runId, userId),
+      teamId,
+      channel,
+      ...askMessage(run, {
+        ...turn,
+        blocker: prompt,
+        ...(early && "questionsChanged" in early ? { note: QUESTIONS_CHANGED_NOTE } : {}),
+      }),
+    },
     { ...live, onPosted: () => deps.metrics.dmsSent.inc({ kind: "ask" }) },
   );
   if (turn.conversation) await askedFirstQuestion(deps, run, userId, ts);
