@@ -11,6 +11,7 @@ import { type DashboardIndexOptions, sendDashboardIndex, WEB_DIST_DIR } from "./
 export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "standups",
   "reports",
+  "blockers",
   "analytics",
   "kudos",
   "members",
