@@ -244,7 +244,7 @@ export async function answerInConversation(
     return { kind: "invalid", ...q, ...(await named()) };
   }
   // The first question without an answer (an anonymous one stored keeps its place while others are asked again).
-  const open = parsed.findIndex((p) => p === undefined);
+  const open = parsed.indexOf(undefined);
   if (open >= 0) {
     const hint = answerHint(details[open]!);
     const next = { question: run.questions[open]!, index: open, total, runId: run.id };
