@@ -94,12 +94,16 @@ export async function submitResponse(
     );
     // Anonymous answers are kept once, from the first submission, in its transaction: never with the member. A late
     // one is not kept, so the totals of a closed run (the only ones shown) never change afterwards.
-    if (saved.created && window !== "late")
+    if (saved.created && window !== "late") {
+      // Those the DM conversation already stored apart (its marker in the draft) are not stored twice, whatever
+      // the modal sends for them.
+      const given = new Set((await lockDraft(tx, run.id, input.userId)).map((e) => e.anonymous));
       await insertAnonymousAnswers(
         tx,
         { teamId: run.teamId, scheduleId: run.scheduleId, standupDate: run.localDate },
-        split.anonymous,
+        split.anonymous.filter((a) => !given.has(a.questionIndex)),
       );
+    }
     await updateParticipant(tx, run.id, input.userId, { status: "answered", draft: null });
     // Done with this run: another standup waiting for the member's DM conversation asks its questions now.
     if (saved.created) await handOverIfWaiting(deps, run.teamId, input.userId, run.id, tx);

