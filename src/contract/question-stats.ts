@@ -48,7 +48,9 @@ export const questionStat = z
     answered: z
       .number()
       .int()
-      .describe("Answers with a value in the window (for an anonymous question: how many were given)"),
+      .describe(
+        `Answers with a value in the window; for an anonymous question only those of closed runs with at least ${ANONYMOUS_MIN_ANSWERS} answers`,
+      ),
     options: z
       .array(optionCount)
       .describe(
@@ -56,17 +58,17 @@ export const questionStat = z
           "then any other value answered); a multiple-choice answer counts once for each option chosen. Empty otherwise or when hidden",
       ),
     average: z.number().nullable().describe("number: the mean of every answer (two decimals); null otherwise"),
-    min: z.number().nullable().describe("number: the lowest answer"),
-    max: z.number().nullable().describe("number: the highest answer"),
+    min: z.number().nullable().describe("number: the lowest answer; always null for an anonymous question"),
+    max: z.number().nullable().describe("number: the highest answer; always null for an anonymous question"),
     trend: z
       .array(numberTrendPoint)
       .describe(
-        `number: the mean per day with answers; for an anonymous question only days with at least ${ANONYMOUS_MIN_ANSWERS} answers`,
+        `number: the mean per day with answers; for an anonymous question only closed runs with at least ${ANONYMOUS_MIN_ANSWERS} answers`,
       ),
     hidden: z
       .boolean()
       .describe(
-        `An anonymous question with fewer than ${ANONYMOUS_MIN_ANSWERS} answers in the window: no counts, no average, no trend`,
+        `An anonymous question with no closed run of at least ${ANONYMOUS_MIN_ANSWERS} answers in the window: no counts, no average, no trend`,
       ),
     hidden_reason: z.string().nullable().describe(`"${NOT_ENOUGH_ANSWERS}" when hidden, else null`),
   })
@@ -78,7 +80,7 @@ export const questionStats = z
     days: z.number().int(),
     from: isoDate,
     to: isoDate,
-    questions: z
+    question_stats: z
       .array(questionStat)
       .describe("Every question of the standup's runs in the window that is not free text, by position"),
   })

@@ -272,8 +272,11 @@ export const standupRuns = pgTable(
   ],
 );
 
-/** One answer given in the DM conversation: [Slack message ts, text] (a bare text in drafts from before). */
-export type DraftAnswer = [ts: string, text: string] | string;
+/**
+ * One answer given in the DM conversation: [Slack message ts, text] (a bare text in drafts from before), or
+ * [ts, marker, question index] for an anonymous answer already stored apart (the draft never keeps its text).
+ */
+export type DraftAnswer = [ts: string, text: string] | [ts: string, text: string, anonymous: number] | string;
 
 /**
  * "pending": a member-timezone participant whose local ask time has not come yet. "away": on time off on the run's

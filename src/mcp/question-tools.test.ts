@@ -55,7 +55,7 @@ describe("MCP: typed answers and get_question_stats", async () => {
   };
   type Stat = { text: string; answered: number; average: number | null; hidden: boolean; options: unknown[] };
   const find = (json: Record<string, unknown>, text: string) =>
-    (json.questions as Stat[]).find((q) => q.text === text)!;
+    (json.question_stats as Stat[]).find((q) => q.text === text)!;
 
   it("get_question_stats: the week's average, option counts and the anonymous question shown at 5 answers", async () => {
     const { json, isError } = await call("get_question_stats", { standup_id: standup, days: 5 });
@@ -66,15 +66,24 @@ describe("MCP: typed answers and get_question_stats", async () => {
       { option: "Yes", count: 4 },
       { option: "No", count: 5 },
     ]);
-    expect(find(json, ANONYMOUS)).toMatchObject({ anonymous: true, answered: 10, average: 3.3, hidden: false });
+    // Only Wednesday's closed run has 5 anonymous answers: Monday's 4 and Tuesday's 1 are in no total.
+    expect(find(json, ANONYMOUS)).toMatchObject({
+      anonymous: true,
+      answered: 5,
+      average: 3,
+      min: null,
+      max: null,
+      hidden: false,
+    });
+    expect(json).not.toHaveProperty("questions");
   });
 
-  it("get_question_stats hides an anonymous question with 4 answers", async () => {
+  it("get_question_stats hides an anonymous question whose only run has 4 answers", async () => {
     t.clock.set("2026-03-02T18:00:00Z");
     try {
       const { json } = await call("get_question_stats", { standup_id: standup, days: 1 });
       expect(find(json, ANONYMOUS)).toMatchObject({
-        answered: 4,
+        answered: 0,
         average: null,
         options: [],
         hidden: true,

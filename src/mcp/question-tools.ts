@@ -8,12 +8,13 @@ export const getQuestionStats = defineTool({
   title: "Typed question statistics",
   description:
     "Aggregates of one standup's questions that are not free text (number, yes_no, single_choice, " +
-    "multiple_choice), as its runs in the window asked them. Each question has index (0-based position), text, " +
+    "multiple_choice), as its runs in the window asked them, in question_stats. Each question has index (0-based position), text, " +
     "type, anonymous, answered (how many answers), options ([{option, count}] for choice and yes/no questions; a " +
     "multiple-choice answer counts once per option chosen), average, min and max (number questions) and trend " +
-    "([{date, average, count}] per day, number questions). Anonymous questions are never broken down by member: " +
-    `with fewer than ${ANONYMOUS_MIN_ANSWERS} answers in the window they are hidden: true with hidden_reason ` +
-    `"not enough answers to show" and no numbers, and their trend leaves out days with fewer than ${ANONYMOUS_MIN_ANSWERS}.`,
+    "([{date, average, count}] per day, number questions). Anonymous questions are never broken down by member " +
+    `and count only closed runs with at least ${ANONYMOUS_MIN_ANSWERS} answers (the others are left out of every ` +
+    'number); with no such run they are hidden: true with hidden_reason "not enough answers to show". Their min and ' +
+    "max are always null.",
   input: {
     standup_id: z
       .string()
@@ -34,7 +35,7 @@ export const getQuestionStats = defineTool({
       from: stats.from,
       to: stats.to,
       days: stats.days,
-      questions: stats.questions,
+      question_stats: stats.question_stats,
     };
   },
 });

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import type { QuestionType } from "../../contract/questions.ts";
+import { type SQL, sql } from "drizzle-orm";
+import { ANONYMOUS_MIN_ANSWERS, type QuestionType } from "../../contract/questions.ts";
 import { type Executor, rows } from "../../db/client.ts";
 
 /** One typed question of a standup over a window, aggregated by the database (see questionStatsRows). */
@@ -18,12 +18,21 @@ export interface QuestionStatRow {
   trend: { date: string; average: number; count: number }[];
 }
 
+/** A value of the JSON type its question takes (a question that changed type keeps older values of another). */
+function fits(value: SQL, type: SQL) {
+  return sql`((${type} = 'number' and jsonb_typeof(${value}) = 'number')
+    or (${type} = 'yes_no' and jsonb_typeof(${value}) = 'boolean')
+    or (${type} in ('single_choice', 'multiple_choice') and jsonb_typeof(${value}) in ('string', 'array')))`;
+}
+
 /**
  * Every question that is not free text, as the standup's runs in the window asked it (standup_runs.question_details,
  * never the schedule's current questions), grouped by text, type and anonymity so a question that moved keeps one
  * line. Named answers come from responses.answer_values at the question's position in their own run; anonymous
  * ones only from anonymous_answers (their run found by standup, date and position), so no member is ever joined to
- * them.
+ * them. An anonymous question counts only the runs that are closed and hold at least ANONYMOUS_MIN_ANSWERS of its
+ * answers: every other run's answers are dropped before anything is summed, so neither one person answering on many
+ * days nor a total minus the days shown can single out a small group, and an open run shows nothing until it closes.
  * A value of the wrong JSON type for its question (a question that changed type) is not counted.
  */
 export function questionStatsRows(
@@ -36,7 +45,7 @@ export function questionStatsRows(
   return rows<QuestionStatRow>(
     ex,
     sql`with asked as (
-          select run.id as run_id, run.local_date, (q.n - 1)::int as idx, q.d ->> 'text' as text, q.d ->> 'type' as type,
+          select run.id as run_id, run.local_date, run.status, (q.n - 1)::int as idx, q.d ->> 'text' as text, q.d ->> 'type' as type,
                  coalesce((q.d ->> 'anonymous')::boolean, false) as anonymous, q.d -> 'options' as options
           from standup_runs run
           cross join lateral jsonb_array_elements(
@@ -50,13 +59,14 @@ export function questionStatsRows(
           select distinct on (text, type, anonymous) text, type, anonymous, idx, options
           from asked order by text, type, anonymous, local_date desc
         ),
-        given as (
+        named as (
           select a.text, a.type, a.anonymous, r.standup_date as date, r.answer_values -> a.idx as value
           from asked a
           join responses r on r.team_id = ${teamId} and r.run_id = a.run_id
           where not a.anonymous
-          union all
-          select a.text, a.type, a.anonymous, x.standup_date, x.value
+        ),
+        anon as (
+          select a.text, a.type, a.anonymous, a.local_date as date, a.run_id, a.status, x.value
           from anonymous_answers x
           -- The run that asked it: a member in their own timezone may date an answer a day off the run's date,
           -- so the nearest run within a day that asked an anonymous question at that position.
@@ -69,13 +79,19 @@ export function questionStatsRows(
           ) a
           where x.team_id = ${teamId} and x.schedule_id = ${scheduleId}
             and x.standup_date between ${from} and ${to}
+            and ${fits(sql`x.value`, sql`a.type`)}
+        ),
+        -- Only closed runs with enough anonymous answers to that question; the rest never reach a total.
+        anon_shown as (
+          select text, type, anonymous, date, value from anon
+          where (run_id, text, type) in (
+            select run_id, text, type from anon where status = 'closed'
+            group by run_id, text, type having count(*) >= ${ANONYMOUS_MIN_ANSWERS}
+          )
         ),
         vals as (
           select g.*, case when g.type = 'number' then (g.value #>> '{}')::numeric end as num
-          from given g
-          where (g.type = 'number' and jsonb_typeof(g.value) = 'number')
-             or (g.type = 'yes_no' and jsonb_typeof(g.value) = 'boolean')
-             or (g.type in ('single_choice', 'multiple_choice') and jsonb_typeof(g.value) in ('string', 'array'))
+          from (select * from named where ${fits(sql`value`, sql`type`)} union all select * from anon_shown) g
         ),
         summary as (
           select text, type, anonymous, count(*)::int as answered, round(avg(num), 2)::float8 as average,

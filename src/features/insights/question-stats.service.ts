@@ -17,8 +17,9 @@ function definedOptions(row: QuestionStatRow): string[] {
 
 /**
  * A row as the API shows it: every offered option (0 when nobody chose it), then values answered that the latest
- * run no longer offers. An anonymous question below ANONYMOUS_MIN_ANSWERS shows nothing but that it is hidden; its
- * trend leaves out days below the minimum, so no single day narrows the answers down to a few people.
+ * run no longer offers. An anonymous question counts only closed runs with at least ANONYMOUS_MIN_ANSWERS answers (the
+ * repo drops the others before summing): with none it shows nothing but that it is hidden, and it never shows a lowest
+ * or highest answer, which a single person gives.
  */
 export function presentQuestionStat(row: QuestionStatRow): QuestionStat {
   const hidden = row.anonymous && row.answered < ANONYMOUS_MIN_ANSWERS;
@@ -40,8 +41,8 @@ export function presentQuestionStat(row: QuestionStatRow): QuestionStat {
     answered: row.answered,
     options: hidden ? [] : options,
     average: hidden ? null : row.average,
-    min: hidden ? null : row.min,
-    max: hidden ? null : row.max,
+    min: row.anonymous ? null : row.min,
+    max: row.anonymous ? null : row.max,
     trend: hidden ? [] : trend,
     hidden,
     hidden_reason: hidden ? NOT_ENOUGH_ANSWERS : null,
@@ -61,7 +62,7 @@ export async function questionStatsFor(
     days: w.totalDays,
     from: w.from,
     to: w.to,
-    questions: found.map(presentQuestionStat),
+    question_stats: found.map(presentQuestionStat),
   };
 }
 

@@ -1,8 +1,9 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { seedTypedRun, seedTypedWeek, TYPED_QUESTIONS } from "../../../test/support/typed-answers.ts";
-import { anonymousAnswers } from "../../db/schema.ts";
+import { anonymousAnswers, standupRuns } from "../../db/schema.ts";
 
 const A = "T0QSA";
 const B = "T0QSB";
@@ -33,7 +34,7 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
   const stats = async (query: string, cookie = admin) => {
     const res = await get(`/dashboard/api/question-stats?${query}`, cookie);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { from: string; to: string; days: number; questions: Record<string, unknown>[] };
+    return res.json() as { from: string; to: string; days: number; question_stats: Record<string, unknown>[] };
   };
   const byText = (qs: Record<string, unknown>[], text: string) => qs.find((q) => q.text === text)!;
 
@@ -41,8 +42,8 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
     const body = await stats(`standup=${standup}&days=5`);
     expect(body).toMatchObject({ from: "2026-03-02", to: "2026-03-06", days: 5 });
     // Only the typed questions, by position; the text questions are not listed.
-    expect(body.questions.map((q) => q.index)).toEqual([3, 4, 5, 6, 7]);
-    expect(byText(body.questions, "How confident are you, 1–5?")).toEqual({
+    expect(body.question_stats.map((q) => q.index)).toEqual([3, 4, 5, 6, 7]);
+    expect(byText(body.question_stats, "How confident are you, 1–5?")).toEqual({
       index: 3,
       text: "How confident are you, 1–5?",
       type: "number",
@@ -65,7 +66,7 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
   });
 
   it("counts answers per option for single choice, yes/no and multiple choice (every option listed)", async () => {
-    const { questions } = await stats(`schedule_id=${standup}&from=2026-03-02&to=2026-03-06`);
+    const { question_stats: questions } = await stats(`schedule_id=${standup}&from=2026-03-02&to=2026-03-06`);
     expect(byText(questions, "Which area?")).toMatchObject({
       type: "single_choice",
       answered: 11,
@@ -96,21 +97,21 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
     });
     // A narrower window counts only its own days; an option nobody chose shows 0.
     const monday = await stats(`standup=${standup}&from=2026-03-02&to=2026-03-02`);
-    expect(byText(monday.questions, "Which area?").options).toEqual([
+    expect(byText(monday.question_stats, "Which area?").options).toEqual([
       { option: "Frontend", count: 2 },
       { option: "Backend", count: 1 },
       { option: "Infra", count: 0 },
     ]);
   });
 
-  it("an anonymous question with 4 answers is hidden; with 5 it is shown, and only days with 5 make the trend", async () => {
+  it("an anonymous question counts only closed runs with 5 answers: a day with 4 is left out of every total", async () => {
     const four = await stats(`standup=${standup}&from=2026-03-02&to=2026-03-02`);
-    expect(byText(four.questions, TYPED_QUESTIONS[7]!.text)).toEqual({
+    expect(byText(four.question_stats, TYPED_QUESTIONS[7]!.text)).toEqual({
       index: 7,
       text: TYPED_QUESTIONS[7]!.text,
       type: "number",
       anonymous: true,
-      answered: 4,
+      answered: 0,
       options: [],
       average: null,
       min: null,
@@ -119,21 +120,54 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
       hidden: true,
       hidden_reason: "not enough answers to show",
     });
+    // Monday's 4 and Tuesday's 1 make 5 in the window, but no run has 5: still hidden.
     const five = await stats(`standup=${standup}&from=2026-03-02&to=2026-03-03`);
-    expect(byText(five.questions, TYPED_QUESTIONS[7]!.text)).toMatchObject({
+    expect(byText(five.question_stats, TYPED_QUESTIONS[7]!.text)).toMatchObject({ answered: 0, hidden: true });
+    // The week: only Wednesday's 5 (1–5) count; Monday's 4 and Tuesday's 1 are in no total, and no min or max.
+    const week = await stats(`standup=${standup}&days=5`);
+    expect(byText(week.question_stats, TYPED_QUESTIONS[7]!.text)).toMatchObject({
       answered: 5,
-      average: 3.6,
-      min: 2,
-      max: 5,
-      trend: [], // Monday had 4 answers and Tuesday 1: neither day is shown on its own.
+      average: 3,
+      min: null,
+      max: null,
+      trend: [{ date: "2026-03-04", average: 3, count: 5 }],
       hidden: false,
       hidden_reason: null,
     });
-    const week = await stats(`standup=${standup}&days=5`);
-    expect(byText(week.questions, TYPED_QUESTIONS[7]!.text)).toMatchObject({
-      answered: 10,
-      average: 3.3,
-      trend: [{ date: "2026-03-04", average: 3, count: 5 }],
+  });
+
+  it("one person answering an anonymous question on 5 days stays hidden", async () => {
+    const solo = await createSchedule(t.deps.db, t.clock, { teamId: A, channelId: "C0SOLO", time: "09:00" });
+    for (const date of ["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"])
+      await seedTypedRun(t.deps.db, { teamId: A, scheduleId: solo, date, answers: {}, anonymous: { 7: [4] } });
+    const body = await stats(`standup=${solo}&days=5`);
+    expect(byText(body.question_stats, TYPED_QUESTIONS[7]!.text)).toMatchObject({
+      answered: 0,
+      average: null,
+      trend: [],
+      hidden: true,
+    });
+  });
+
+  it("an open run's anonymous answers are not shown until it closes", async () => {
+    const live = await createSchedule(t.deps.db, t.clock, { teamId: A, channelId: "C0LIVE", time: "09:00" });
+    const runId = await seedTypedRun(t.deps.db, {
+      teamId: A,
+      scheduleId: live,
+      date: "2026-03-06",
+      answers: {},
+      anonymous: { 7: [1, 2, 3, 4, 5, 5] },
+    });
+    await t.deps.db.update(standupRuns).set({ status: "open", closedAt: null }).where(eq(standupRuns.id, runId));
+    const open = await stats(`standup=${live}&days=1`);
+    expect(byText(open.question_stats, TYPED_QUESTIONS[7]!.text)).toMatchObject({ answered: 0, hidden: true });
+    await t.deps.db.update(standupRuns).set({ status: "closed" }).where(eq(standupRuns.id, runId));
+    const closed = await stats(`standup=${live}&days=1`);
+    expect(byText(closed.question_stats, TYPED_QUESTIONS[7]!.text)).toMatchObject({
+      answered: 6,
+      average: 3.33,
+      min: null,
+      max: null,
       hidden: false,
     });
   });
@@ -151,7 +185,7 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
       })),
     );
     const body = await stats(`standup=${zoned}&from=2026-03-05&to=2026-03-06`);
-    expect(byText(body.questions, TYPED_QUESTIONS[7]!.text)).toMatchObject({
+    expect(byText(body.question_stats, TYPED_QUESTIONS[7]!.text)).toMatchObject({
       answered: 5,
       average: 3.8,
       hidden: false,
@@ -163,7 +197,7 @@ describe("question statistics (GET /dashboard/api/question-stats)", async () => 
   });
 
   it("a standup without typed questions has none; bad input is a 400, another workspace's standup a 404", async () => {
-    expect((await stats(`standup=${plain}&days=5`)).questions).toEqual([]);
+    expect((await stats(`standup=${plain}&days=5`)).question_stats).toEqual([]);
     const missing = await get("/dashboard/api/question-stats?days=5");
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toMatch(/standup is required/);

@@ -3,9 +3,10 @@ import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { resolveTicked } from "./blocker-actions.ts";
 import { trackBlocker } from "./blocker-items.ts";
+import { readDraft, takeAnonymousAnswers } from "./dm-anonymous.ts";
 import { dmTurnHolder, hasOtherOpenAsk, recordQuestionTs, runOfLastQuestion } from "./dm-conversation.repo.ts";
 import { handOverIfWaiting, standupName } from "./dm-conversation.ts";
-import { appendDraftAnswer, removeDraftAnswer } from "./drafts.repo.ts";
+import { appendDraftAnswer, lockDraft, removeDraftAnswer } from "./drafts.repo.ts";
 import type { StandupResponseEvent } from "./events.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { answerWindow } from "./own-time.ts";
@@ -13,7 +14,7 @@ import { findParticipant, openRunsOfMember, type ParticipantRow, updateParticipa
 import { responseFields } from "./response-fields.ts";
 import { claimBlockerReported, findResponseOfRun, insertAnonymousAnswers, upsertResponse } from "./responses.repo.ts";
 import { findRun } from "./runs.repo.ts";
-import { answerHint, parseDmAnswer, runQuestions, splitAnswers } from "./typed-answers.ts";
+import { answerHint, runQuestions, splitAnswers } from "./typed-answers.ts";
 
 export type SubmitOutcome =
   | { ok: true; responseId: number; created: boolean }
@@ -45,6 +46,8 @@ export async function submitResponse(
     mood: string | null;
     /** The modal's "Resolved" ticked for this open blocker of the member's: resolved before the answer is tracked. */
     resolveBlockerId?: number;
+    /** The DM conversation already took an anonymous answer apart (drafts): the response is not empty. */
+    anonymousGiven?: boolean;
   },
   /** More to store with the answer, in its transaction (the modal's shout-out): all of it or none of it. */
   alsoStore?: (tx: Tx, saved: { responseId: number; channelId: string }) => Promise<unknown>,
@@ -68,7 +71,8 @@ export async function submitResponse(
     (run.questionDetails ?? []).some((d) => d.anonymous)
       ? findResponseOfRun(deps.db, run.id, input.userId).then((r) => r !== undefined)
       : Promise.resolve(false);
-  if (fields.answers.every((a) => a === "") && split.anonymous.length === 0 && !(await onlyAnonymousBefore()))
+  const noAnonymous = split.anonymous.length === 0 && !input.anonymousGiven;
+  if (fields.answers.every((a) => a === "") && noAnonymous && !(await onlyAnonymousBefore()))
     return { ok: false, reason: "empty" };
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -88,13 +92,18 @@ export async function submitResponse(
       },
       now,
     );
-    // Anonymous answers are kept once, from the first submission, in its transaction: never with the member.
-    if (saved.created)
+    // Anonymous answers are kept once, from the first submission, in its transaction: never with the member. A late
+    // one is not kept, so the totals of a closed run (the only ones shown) never change afterwards.
+    if (saved.created && window !== "late") {
+      // Those the DM conversation already stored apart (its marker in the draft) are not stored twice, whatever
+      // the modal sends for them.
+      const given = new Set((await lockDraft(tx, run.id, input.userId)).map((e) => e.anonymous));
       await insertAnonymousAnswers(
         tx,
         { teamId: run.teamId, scheduleId: run.scheduleId, standupDate: run.localDate },
-        split.anonymous,
+        split.anonymous.filter((a) => !given.has(a.questionIndex)),
       );
+    }
     await updateParticipant(tx, run.id, input.userId, { status: "answered", draft: null });
     // Done with this run: another standup waiting for the member's DM conversation asks its questions now.
     if (saved.created) await handOverIfWaiting(deps, run.teamId, input.userId, run.id, tx);
@@ -198,7 +207,8 @@ export async function answerInConversation(
   if (!run) return { kind: "none" };
   const p = await findParticipant(deps.db, run.id, userId);
   // A run whose window closed still takes the member's answers late, until the standup asks them again.
-  if (p?.status !== "asked" || (await answerWindow(deps, run, p)) === "closed") {
+  const window = p?.status === "asked" ? await answerWindow(deps, run, p) : "closed";
+  if (p?.status !== "asked" || window === "closed") {
     // Over for them (answered, skipped, closed): a standup waiting for the DM gets it now.
     const waiting = await hasOtherOpenAsk(deps.db, teamId, userId, run.id, deps.clock.now());
     if (waiting) await handOverIfWaiting(deps, teamId, userId, run.id);
@@ -212,8 +222,15 @@ export async function answerInConversation(
   if (trimmed.length > MAX_ANSWER_LENGTH) return { kind: "too_long" };
   const total = run.questions.length;
   const details = runQuestions(run);
-  // Append in SQL, not read-append-write: of two messages sent a few milliseconds apart, both count.
-  const draft = await appendDraftAnswer(deps.db, run.id, userId, { ts: messageTs, text: trimmed }, total);
+  // Append in SQL, not read-append-write: of two messages sent a few milliseconds apart, both count. An anonymous
+  // answer leaves the draft for anonymous_answers in the same transaction, and only when this message was appended
+  // now (a replayed Slack event finds its message in the draft and stores nothing again).
+  const draft = await deps.db.transaction(async (tx) => {
+    const appended = !(await lockDraft(tx, run.id, userId)).some((e) => e.ts === messageTs);
+    const after = await appendDraftAnswer(tx, run.id, userId, { ts: messageTs, text: trimmed }, total);
+    if (!after || !appended) return after;
+    return takeAnonymousAnswers(tx, run, userId, details, after, window !== "late");
+  });
   // Nothing appended: the member was answered or skipped meanwhile, or the draft was already complete.
   if (!draft) return { kind: "none" };
   const named = async () =>
@@ -222,24 +239,35 @@ export async function answerInConversation(
       : {};
   // Every answer checked against the question at its place (messages sent moments apart may have moved it there): one
   // that does not fit is taken out again and its question asked again, so no bad value is ever submitted.
-  const parsed = draft.map((e, i) => parseDmAnswer(details[i]!, e.text));
-  const bad = parsed.findIndex((p) => !p.ok);
+  const { placed, parsed } = readDraft(draft, details);
+  const bad = parsed.findIndex((p) => p !== undefined && !p.ok);
   if (bad >= 0) {
-    const entry = draft[bad]!;
+    const entry = placed[bad]!;
     if (entry.ts !== null) await removeDraftAnswer(deps.db, run.id, userId, entry.ts);
     const q = { question: run.questions[bad]!, index: bad, total, runId: run.id, hint: answerHint(details[bad]!) };
     return { kind: "invalid", ...q, ...(await named()) };
   }
-  if (draft.length < total) {
-    const hint = answerHint(details[draft.length]!);
-    const next = { question: run.questions[draft.length]!, index: draft.length, total, runId: run.id };
+  // The first question without an answer (an anonymous one stored keeps its place while others are asked again).
+  const open = parsed.indexOf(undefined);
+  if (open >= 0) {
+    const hint = answerHint(details[open]!);
+    const next = { question: run.questions[open]!, index: open, total, runId: run.id };
     return { kind: "next", ...next, ...(hint ? { hint } : {}), ...(await named()) };
   }
   // Only the append that completed the draft gets here (or the same message processed again because its submission
   // failed: the draft comes back unchanged), so the response is submitted once.
-  const answers = parsed.map((p, i) => (p.ok && details[i]!.type === "text" ? p.text : ""));
-  const values = parsed.map((p, i) => (p.ok && details[i]!.type !== "text" ? p.value : null));
-  const outcome = await submitResponse(deps, { teamId, runId: run.id, userId, answers, values, mood: null });
+  const answers = parsed.map((p, i) => (p?.ok && details[i]!.type === "text" ? p.text : ""));
+  const values = parsed.map((p, i) => (p?.ok && details[i]!.type !== "text" ? p.value : null));
+  const anonymousGiven = placed.some((e) => e?.anonymous !== undefined);
+  const outcome = await submitResponse(deps, {
+    teamId,
+    runId: run.id,
+    userId,
+    answers,
+    values,
+    mood: null,
+    anonymousGiven,
+  });
   if (!outcome.ok) {
     // A full draft that could not be submitted would swallow every later message: start over instead.
     await updateParticipant(deps.db, run.id, userId, { draft: null });

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
-import { runParticipants } from "../../db/schema.ts";
+import { type Executor, rows } from "../../db/client.ts";
+import { type DraftAnswer, runParticipants } from "../../db/schema.ts";
 
 /**
  * Adds one answer given in the DM conversation to the member's draft, in one statement, so answers sent
@@ -41,14 +41,87 @@ export async function appendDraftAnswer(
       ),
     )
     .returning({ draft: runParticipants.draft });
-  return row?.draft?.map((entry) =>
-    typeof entry === "string" ? { ts: null, text: entry } : { ts: entry[0], text: entry[1] },
-  );
+  return row?.draft?.map(toEntry);
 }
 
 export interface DraftEntry {
   ts: string | null;
   text: string;
+  /** The anonymous question (0-based) this entry answered: its value is stored apart, `text` is only a marker. */
+  anonymous?: number;
+}
+
+/** What the draft keeps in place of an anonymous answer's text (jsonb cannot hold "\u0000"). */
+export const ANONYMOUS_GIVEN = "\u001eanonymous";
+
+function toEntry(entry: DraftAnswer): DraftEntry {
+  if (typeof entry === "string") return { ts: null, text: entry };
+  return entry.length > 2 ? { ts: entry[0], text: entry[1], anonymous: entry[2] } : { ts: entry[0], text: entry[1] };
+}
+
+/**
+ * The member's draft, its row locked for the rest of the transaction: a message processed twice at once waits here,
+ * and then sees its own answer already in the draft.
+ */
+export async function lockDraft(ex: Executor, runId: number, userId: string): Promise<DraftEntry[]> {
+  const found = await rows<{ draft: DraftAnswer[] | null }>(
+    ex,
+    sql`select draft from run_participants where run_id = ${runId} and user_id = ${userId} for update`,
+  );
+  return (found[0]?.draft ?? []).map(toEntry);
+}
+
+/**
+ * Puts the marker for anonymous question `index` in place of the text of the answer sent in message `ts`. False when
+ * that answer is not (or no longer) a plain text in the draft, so the caller stores the anonymous answer only once.
+ */
+export async function markAnonymousGiven(
+  ex: Executor,
+  runId: number,
+  userId: string,
+  ts: string,
+  index: number,
+): Promise<boolean> {
+  const plain = sql`jsonb_typeof(e) = 'array' and jsonb_array_length(e) = 2 and e ->> 0 = ${ts}::text`;
+  const updated = await ex
+    .update(runParticipants)
+    .set({
+      draft: sql`(select jsonb_agg(case when ${plain}
+                    then jsonb_build_array(${ts}::text, ${ANONYMOUS_GIVEN}::text, ${index}::int) else e end order by n)
+                  from jsonb_array_elements(${runParticipants.draft}) with ordinality as entries(e, n))`,
+    })
+    .where(
+      and(
+        eq(runParticipants.runId, runId),
+        eq(runParticipants.userId, userId),
+        eq(runParticipants.status, "asked"),
+        sql`exists (select 1 from jsonb_array_elements(${runParticipants.draft}) as seen(e) where ${plain})`,
+      ),
+    )
+    .returning({ runId: runParticipants.runId });
+  return updated.length > 0;
+}
+
+/**
+ * The draft by question: an anonymous answer already stored keeps the question it answered, whatever answers arrive
+ * around it later; every other answer fills the free questions in the order of its message. Undefined: not answered.
+ */
+export function placeDraft(draft: readonly DraftEntry[], total: number): (DraftEntry | undefined)[] {
+  const placed: (DraftEntry | undefined)[] = Array.from({ length: total }, () => undefined);
+  const claimed = new Set<DraftEntry>();
+  for (const e of draft) {
+    if (e.anonymous === undefined || e.anonymous >= total || placed[e.anonymous]) continue;
+    placed[e.anonymous] = e;
+    claimed.add(e);
+  }
+  let next = 0;
+  for (const e of draft) {
+    if (claimed.has(e)) continue;
+    while (next < total && placed[next]) next += 1;
+    if (next >= total) break;
+    placed[next] = e;
+  }
+  return placed;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QuestionDetail } from "../../contract/questions.ts";
-import { answerHint, parseDmAnswer, splitAnswers } from "./typed-answers.ts";
+import { answerHint, parseDmAnswer, parseNumber, splitAnswers } from "./typed-answers.ts";
 
 const q = (over: Partial<QuestionDetail>): QuestionDetail => ({
   text: "Q?",
@@ -55,6 +55,30 @@ describe("a DM reply read against its question", () => {
     expect(answerHint(q({ type: "yes_no", required: false, anonymous: true }))).toBe(
       "Reply yes or no. Optional: reply `-` to leave it blank. Anonymous: stored without your name",
     );
+  });
+});
+
+describe("a number typed in the DM", () => {
+  it("takes a decimal comma only as one comma with 1–2 digits after it and no dot", () => {
+    expect(parseNumber("3,5")).toBe(3.5);
+    expect(parseNumber("-2,25")).toBe(-2.25);
+    expect(parseNumber("3.5")).toBe(3.5);
+    expect(parseNumber(" 4 ")).toBe(4);
+  });
+
+  it("reads commas grouping thousands as thousands, never as a decimal comma", () => {
+    expect(parseNumber("1,000")).toBe(1000);
+    expect(parseNumber("12,345,678")).toBe(12345678);
+    expect(parseNumber("1,000.5")).toBe(1000.5);
+  });
+
+  it("refuses any other comma", () => {
+    for (const bad of ["1,0000", "1,2,3", "1,5.5", "12,34,567", "1,", ",5", "1.000,5"])
+      expect(parseNumber(bad), bad).toBeUndefined();
+    // Out of range as 1000: the question is asked again instead of taking 1.
+    expect(
+      parseDmAnswer({ text: "n", type: "number", min: 1, max: 5, required: true, anonymous: false }, "1,000"),
+    ).toEqual({ ok: false });
   });
 });
 

@@ -16,9 +16,18 @@ function fold(text: string): string {
   return text.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
 }
 
-/** "3", "3.5" or "3,5" (a decimal comma, as much of Europe writes it); undefined when it is not a number. */
+/**
+ * "3", "3.5", "3,5" or "3,25" (a decimal comma, as much of Europe writes it: exactly one comma, 1–2 digits after it,
+ * no dot), or "1,000" / "12,345.5" (commas grouping thousands, read without them); undefined when it is not a number.
+ * Any other comma ("1,0000", "1,2,3") is refused, so the question is asked again instead of a guess being stored.
+ */
 export function parseNumber(text: string): number | undefined {
-  const t = text.trim().replace(",", ".");
+  const raw = text.trim();
+  const t = /^[-+]?\d+,\d{1,2}$/.test(raw)
+    ? raw.replace(",", ".")
+    : /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(raw)
+      ? raw.replaceAll(",", "")
+      : raw;
   if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(t)) return undefined;
   const n = Number(t);
   return Number.isFinite(n) ? n : undefined;

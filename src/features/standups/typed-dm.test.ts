@@ -125,7 +125,15 @@ describe("typed questions in the DM conversation", async () => {
       t.deps.db,
       sql`select question_index, value from anonymous_answers where team_id = ${TEAM} and schedule_id = ${scheduleId}`,
     );
+    // Stored once (taken out of the draft when typed, not again at the submission), and nowhere near the member.
     expect(anon).toEqual([{ question_index: 5, value: "Tired but fine" }]);
+    const mine = await rows<{ row: string }>(
+      t.deps.db,
+      sql`select p::text as row from run_participants p where p.user_id = 'U0YANA'
+          union all select r::text from responses r where r.user_id = 'U0YANA'`,
+    );
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.map((m) => m.row).join("\n")).not.toContain("Tired but fine");
     await t.deps.queue.drain();
     const thread = JSON.stringify(t.fake.messages(CHANNEL).map((m) => m.blocks ?? []));
     expect(thread).toContain("Café Ops");

@@ -69,12 +69,15 @@ function QuestionCard({ q }: { q: QuestionStat }) {
       <h3 className="qs-question">{q.text}</h3>
       <p className="muted qs-meta">
         {TYPE_LABEL[q.type]}
-        {q.anonymous ? <span className="badge">Anonymous</span> : null} · {plural(q.answered, "answer")}
+        {q.anonymous ? <span className="badge">Anonymous</span> : null}
+        {q.hidden ? null : ` · ${plural(q.answered, "answer")}`}
       </p>
       {q.hidden ? (
         <p className="qs-hidden">
           Not enough answers to show.{" "}
-          <span className="muted">Anonymous answers appear as totals once 5 people have answered.</span>
+          <span className="muted">
+            Anonymous answers appear as totals of the standups that closed with at least 5 answers.
+          </span>
         </p>
       ) : q.type === "number" ? (
         q.average === null ? (
@@ -83,10 +86,13 @@ function QuestionCard({ q }: { q: QuestionStat }) {
           <div className="qs-number">
             <p>
               <span className="qs-average">{q.average}</span> <span className="muted">average</span>
-              <span className="muted qs-range">
-                {" "}
-                · lowest {q.min}, highest {q.max}
-              </span>
+              {/* An anonymous question has no lowest or highest: one person gave it. */}
+              {q.min !== null && q.max !== null ? (
+                <span className="muted qs-range">
+                  {" "}
+                  · lowest {q.min}, highest {q.max}
+                </span>
+              ) : null}
             </p>
             <Sparkline q={q} />
           </div>
@@ -113,7 +119,7 @@ export function QuestionStatsPanel({
   if (!standup) return null;
   if (stats.isPending) return <Loading label="Loading question statistics…" />;
   if (stats.isError) return <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
-  if (stats.data.questions.length === 0) return null;
+  if (stats.data.question_stats.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="question-stats" aria-busy={stats.isFetching}>
       <div className="panel-head">
@@ -124,7 +130,7 @@ export function QuestionStatsPanel({
         <p className="muted qs-note">Everyone's answers in this standup: the member filter does not apply here.</p>
       ) : null}
       <div className="qs-grid">
-        {stats.data.questions.map((q) => (
+        {stats.data.question_stats.map((q) => (
           <QuestionCard key={`${q.index}-${q.text}`} q={q} />
         ))}
       </div>
