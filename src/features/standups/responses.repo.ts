@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AnswerValue } from "../../contract/questions.ts";
+import { pgArray } from "../../db/arrays.ts";
 import type { Executor } from "../../db/client.ts";
-import { anonymousAnswers, responses } from "../../db/schema.ts";
+import { responses } from "../../db/schema.ts";
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -93,7 +94,16 @@ export async function insertAnonymousAnswers(
   answers: readonly { questionIndex: number; value: AnswerValue }[],
 ): Promise<void> {
   if (answers.length === 0) return;
-  await ex
-    .insert(anonymousAnswers)
-    .values(answers.map((a) => ({ ...where, questionIndex: a.questionIndex, value: a.value })));
+  // One statement whatever the number of questions: the indexes and values go in as two arrays.
+  await ex.execute(sql`
+    insert into anonymous_answers (team_id, schedule_id, standup_date, question_index, value)
+    select ${where.teamId}, ${where.scheduleId}, ${where.standupDate}::date, a.question_index, a.value::jsonb
+    from unnest(${pgArray(
+      "int4",
+      answers.map((a) => a.questionIndex),
+    )},
+                ${pgArray(
+                  "text",
+                  answers.map((a) => JSON.stringify(a.value)),
+                )}) as a(question_index, value)`);
 }
