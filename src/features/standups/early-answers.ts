@@ -3,7 +3,7 @@ import { type AnswerValue, questionDetailsOf } from "../../contract/questions.ts
 import type { Tx } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { memberTimezone } from "../members/index.ts";
-import { listScheduleRows, participantsByChannel, type ScheduleRow } from "../schedules/index.ts";
+import { listScheduleRows, type ScheduleRow } from "../schedules/index.ts";
 import { submitResponse } from "./answers.service.ts";
 import {
   earlyAnswersOf,
@@ -13,6 +13,7 @@ import {
   upsertEarlyAnswer,
 } from "./early-answers.repo.ts";
 import { latestRunsForMember } from "./home.repo.ts";
+import { standupsOfMember } from "./member-standups.ts";
 import { MAX_ANSWER_LENGTH } from "./messages.ts";
 import { askZone, awayDates, nextAsk, standupHolidays } from "./own-time.ts";
 import { findParticipant } from "./participants.repo.ts";
@@ -106,16 +107,7 @@ export async function offersForMember(
     standupHolidays(deps, teamId, now),
   ]);
   const active = all.filter((s) => s.active && (onlySchedule === undefined || s.id === onlySchedule));
-  const members = await participantsByChannel(
-    deps,
-    teamId,
-    active.map((s) => s.channelId),
-  );
-  const latestOf = new Map(latest.map((r) => [r.scheduleId, r]));
-  const mine = active.filter((s) => {
-    const inChannel = members.get(s.channelId);
-    return inChannel ? inChannel.includes(userId) : latestOf.get(s.id)?.status != null;
-  });
+  const mine = await standupsOfMember(deps, teamId, userId, active, latest);
   const lastRunDate = new Map(latest.map((r) => [r.scheduleId, r.localDate]));
   return earlyOffers(deps, teamId, userId, mine, { tz, lastRunDate, holidays });
 }

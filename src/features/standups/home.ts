@@ -5,12 +5,13 @@ import type { Deps } from "../../deps.ts";
 import { holidaysBetween, shiftDate } from "../calendar/index.ts";
 import { memberTimezone } from "../members/index.ts";
 import { profileButton } from "../profiles/index.ts";
-import { listScheduleRows, localDateOf, nextRunOf, participantsByChannel } from "../schedules/index.ts";
+import { listScheduleRows, localDateOf, nextRunOf } from "../schedules/index.ts";
 import { loginUrl } from "../session/index.ts";
 import { timeOffHomeBlocks } from "../time-off/index.ts";
 import { earlyOffers } from "./early-answers.ts";
 import { earlyHomeLine } from "./early-messages.ts";
 import { latestRunsForMember } from "./home.repo.ts";
+import { standupsOfMember } from "./member-standups.ts";
 import { ACTIONS, slackEscape } from "./messages.ts";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -43,16 +44,8 @@ export async function buildHomeView(deps: Deps, teamId: string, userId: string):
     timeOffHomeBlocks(deps, teamId, userId),
   ]);
   const active = all.filter((s) => s.active);
-  const members = await participantsByChannel(
-    deps,
-    teamId,
-    active.map((s) => s.channelId),
-  );
+  const mine = await standupsOfMember(deps, teamId, userId, active, latest);
   const latestOf = new Map(latest.map((r) => [r.scheduleId, r]));
-  const mine = active.filter((s) => {
-    const inChannel = members.get(s.channelId);
-    return inChannel ? inChannel.includes(userId) : latestOf.get(s.id)?.status != null;
-  });
   // Standups whose next run can be answered ahead now get an "Answer now" button (two queries for all of them).
   const lastRunDate = new Map(latest.map((r) => [r.scheduleId, r.localDate]));
   const offers = await earlyOffers(deps, teamId, userId, mine, { tz, lastRunDate, holidays: holidays.get(teamId) });
