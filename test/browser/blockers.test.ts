@@ -138,7 +138,7 @@ describe.runIf(hasChromium)("the Blockers page in a real browser", () => {
         .locator("tbody tr")
         .filter({ hasText: `Laptop at ${size} px` })
         .textContent();
-      expect(done).toContain("by Ana Lopez");
+      expect(done).toContain("by Ana Lopez (in the dashboard)");
       expect(done).toContain("IT sent a new one");
       await noIds(page);
       expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
@@ -17,6 +18,7 @@ const card = (page: Page, text: string) => page.getByRole("article", { name: tex
 
 describe.runIf(hasChromium)("question answers on Analytics and Reports", () => {
   let standup = "";
+  let unasked = "";
   let days: string[] = [];
   const web = useBrowser({
     seed: async (t) => {
@@ -33,6 +35,17 @@ describe.runIf(hasChromium)("question answers on Analytics and Reports", () => {
       const today = t.clock.now().getTime();
       days = [4, 3, 2, 1, 0].map((back) => new Date(today - back * 86400_000).toISOString().slice(0, 10));
       await seedTypedWeek(t.deps.db, TEAM, standup, days);
+      // A standup just given typed questions, which no run has asked yet.
+      unasked = await createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0TYPED", time: "10:00" });
+      const details = [
+        { text: "What did you do?", type: "text", required: true, anonymous: false },
+        { text: "Confidence?", type: "number", min: 1, max: 5, required: true, anonymous: false },
+        { text: "Fair load?", type: "yes_no", required: true, anonymous: true },
+      ];
+      await t.deps.db.execute(
+        sql`update schedules set questions = ${JSON.stringify(details.map((d) => d.text))}::jsonb,
+              question_details = ${JSON.stringify(details)}::jsonb, blocker_question = null where id = ${unasked}`,
+      );
     },
     watch: { console: true, otherHosts: true },
     watchEveryPage: true,
@@ -90,6 +103,13 @@ describe.runIf(hasChromium)("question answers on Analytics and Reports", () => {
       await page.screenshot({ path: join(shots, `reports-one-day-${size}.png`), fullPage: true });
     });
   }
+
+  it("a standup whose typed questions no run has asked yet says so instead of showing nothing", async () => {
+    const page = await web.signIn(TEAM, ADMIN, `/dashboard/analytics?days=7&standup=${unasked}`);
+    const panel = page.getByRole("region", { name: "Question answers" });
+    await expect.poll(() => panel.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await panel.textContent()).toContain("No answers yet to 2 typed or anonymous questions in this period");
+  });
 
   it("no panel without a standup chosen; with a member chosen the totals say they are everyone's", async () => {
     const page = await web.signIn(TEAM, ADMIN, "/dashboard/analytics?days=7");

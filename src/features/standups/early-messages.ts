@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import { type ChatMessage, fitMessage } from "../../chat/block-fit.ts";
 import { actions, button, context, section } from "../../chat/blocks.ts";
 import type { EarlyOffer } from "./early-answers.ts";
-import { ACTIONS, answerModal, prettyDate, type RunInfo } from "./messages.ts";
+import { ACTIONS, answerModal, prettyDate, type RunInfo, slackEscape } from "./messages.ts";
 
 /** Opens the modal to answer a standup's next run ahead; its value is `<schedule id>|<local date>`. */
 export const ANSWER_EARLY_ACTION = "standup_answer_early";
@@ -78,5 +78,10 @@ export function earlyHomeLine(offer: EarlyOffer | undefined): { line: string; ac
 export function noEarlyAnswerText(next: EarlyOffer | undefined, tz: string): string {
   if (!next) return "There is no upcoming standup you can answer ahead.";
   const opens = DateTime.fromJSDate(next.opensAt, { zone: tz }).toFormat("ccc d LLL, HH:mm ZZZZ");
-  return `You can answer the standup in <#${next.schedule.channelId}> for ${prettyDate(next.localDate)} from ${opens}.`;
+  // Two standups may share a channel: a named one is called by its name.
+  const name = next.schedule.name.trim();
+  const which = name
+    ? `*${slackEscape(name)}* (in <#${next.schedule.channelId}>)`
+    : `the standup in <#${next.schedule.channelId}>`;
+  return `You can answer ${which} for ${prettyDate(next.localDate)} from ${opens}.`;
 }

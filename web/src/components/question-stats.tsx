@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { QuestionStat, QuestionStats } from "../../../src/contract/index.ts";
 import { api, query } from "../lib/api.ts";
 import { formatDay, plural } from "../lib/format.ts";
-import type { RangeParams } from "../lib/queries.ts";
+import { type RangeParams, useStandups } from "../lib/queries.ts";
 import { ErrorState, Loading } from "./states.tsx";
 
 /** How each question type reads above its numbers. */
@@ -116,10 +116,28 @@ export function QuestionStatsPanel({
   memberChosen?: boolean;
 }) {
   const stats = useQuestionStats(standup, range);
+  const standups = useStandups();
   if (!standup) return null;
   if (stats.isPending) return <Loading label="Loading question statistics…" />;
   if (stats.isError) return <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
-  if (stats.data.question_stats.length === 0) return null;
+  if (stats.data.question_stats.length === 0) {
+    // A standup given typed questions that no run has asked yet (in this period) says so, rather than showing nothing.
+    const typed = standups.data
+      ?.find((s) => s.id === standup)
+      ?.question_details.filter((d) => d.type !== "text" || d.anonymous);
+    if (!typed?.length) return null;
+    return (
+      <section className="panel" aria-labelledby="question-stats">
+        <div className="panel-head">
+          <h2 id="question-stats">Question answers</h2>
+        </div>
+        <p className="muted">
+          No answers yet to {plural(typed.length, "typed or anonymous question")} in this period: they show here once a
+          run has asked them.
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="panel" aria-labelledby="question-stats" aria-busy={stats.isFetching}>
       <div className="panel-head">

@@ -139,7 +139,8 @@ function BlockerTable({ items, me, onResolve }: { items: BlockerItem[]; me: Me; 
               <td className="hide-narrow">{b.standup_name}</td>
               {b.status === "resolved" ? (
                 <td>
-                  {b.resolved_at ? formatInstant(b.resolved_at) : ""} by {b.resolved_by_name ?? "someone"},{" "}
+                  {b.resolved_at ? formatInstant(b.resolved_at) : ""} by {b.resolved_by_name ?? "someone"}
+                  {RESOLVED_HOW[b.resolved_via ?? ""] ?? ""},{" "}
                   {b.age_days === 0 ? "the day it was reported" : `after ${plural(b.age_days, "day")}`}
                   {b.resolution_note ? <p className="blocker-note">“{b.resolution_note}”</p> : null}
                 </td>
@@ -162,6 +163,15 @@ function BlockerTable({ items, me, onResolve }: { items: BlockerItem[]; me: Me; 
     </div>
   );
 }
+
+/** How a blocker was resolved, said after who resolved it. */
+const RESOLVED_HOW: Record<string, string> = {
+  answer: " (answered that nothing blocks them)",
+  dm: " (in Slack)",
+  modal: " (in Slack)",
+  dashboard: " (in the dashboard)",
+  mcp: " (through an AI assistant)",
+};
 
 export function BlockersPage({ search, me }: { search: URLSearchParams; me: Me }) {
   const v = readView(search);

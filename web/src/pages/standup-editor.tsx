@@ -50,9 +50,14 @@ interface FormState {
   active: boolean;
 }
 
-/** A template marks no blocker question: the text question that asks about blocking, if any. */
+/**
+ * A template marks no blocker question: the text question that asks about blocking, else the third one (every
+ * built-in template asks what is in the way third, as the server's default blocker question is the third).
+ */
 function guessBlockerKey(questions: Question[]): number | null {
-  return questions.find((q) => canBeBlocker(q) && /block|imped|stuck/i.test(q.text))?.key ?? null;
+  const named = questions.find((q) => canBeBlocker(q) && /block|imped|stuck|in the way/i.test(q.text));
+  const third = questions[2];
+  return named?.key ?? (third && canBeBlocker(third) ? third.key : null);
 }
 
 function initialState(schedule: Schedule | undefined, channels: Channel[] | undefined): FormState {
