@@ -132,6 +132,23 @@ describe.runIf(hasChromium)("the question editor in a real browser (issue 25)", 
     await page.getByLabel("Option 2 of question 2", { exact: true }).fill("same");
     await page.getByRole("button", { name: "Create standup" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("Question 2 has the same option twice.");
+    // Every problem at once, not one per save: answer-ahead hours, a number range upside down, a bound too precise.
+    await page.getByLabel("Option 2 of question 2", { exact: true }).fill("Other");
+    await page.getByLabel("Answer ahead (hours)").fill("20");
+    await page.getByLabel("Answer type of question 1").selectOption("number");
+    await page.getByLabel("Lowest answer to question 1 (optional)").fill("9");
+    await page.getByLabel("Highest answer to question 1 (optional)").fill("2");
+    await page.getByRole("button", { name: "Create standup" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toBe("Answer ahead takes whole hours from 0 to 16. Question 1: the lowest answer is above the highest.");
+    await page.getByLabel("Highest answer to question 1 (optional)").fill("1.23456");
+    await page.getByRole("button", { name: "Create standup" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toContain(
+        "Question 1: the lowest and highest answers must be numbers up to a billion, with at most 4 decimals.",
+      );
     await page.close();
   });
 });

@@ -66,30 +66,38 @@ export function questionInput(q: Question): QuestionInput {
   return out;
 }
 
-/** The first problem with the questions, said as the form should say it, or undefined. */
-export function questionsProblem(questions: Question[]): string | undefined {
-  if (questions.length === 0) return "Add at least one question.";
+/** The server's bounds for a number question's lowest and highest answers. */
+const MAX_BOUND = 1_000_000_000;
+const boundOk = (text: string) =>
+  Number.isFinite(Number(text)) && Math.abs(Number(text)) <= MAX_BOUND && !/\.\d{5,}/.test(text);
+
+/** Every problem with the questions, each said as the form numbers them, or empty when there are none. */
+export function questionProblems(questions: Question[]): string[] {
+  if (questions.length === 0) return ["Add at least one question."];
+  const problems: string[] = [];
   for (const [i, q] of questions.entries()) {
     const n = i + 1;
-    if (!q.text.trim()) return `Question ${n} is empty: write it or remove it.`;
+    if (!q.text.trim()) problems.push(`Question ${n} is empty: write it or remove it.`);
     if (isChoice(q.type)) {
       const options = q.options.map((o) => o.trim());
       if (options.length < MIN_OPTIONS || options.some((o) => !o)) {
-        return `Question ${n} needs ${MIN_OPTIONS} to ${MAX_OPTIONS} options, none empty.`;
-      }
-      if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) {
-        return `Question ${n} has the same option twice.`;
+        problems.push(`Question ${n} needs ${MIN_OPTIONS} to ${MAX_OPTIONS} options, none empty.`);
+      } else if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) {
+        problems.push(`Question ${n} has the same option twice.`);
       }
     }
     if (q.type === "number") {
       const [min, max] = [q.min.trim(), q.max.trim()];
-      if ((min && !Number.isFinite(Number(min))) || (max && !Number.isFinite(Number(max)))) {
-        return `Question ${n}: the lowest and highest answers must be numbers.`;
+      if ((min && !boundOk(min)) || (max && !boundOk(max))) {
+        problems.push(
+          `Question ${n}: the lowest and highest answers must be numbers up to a billion, with at most 4 decimals.`,
+        );
+      } else if (min && max && Number(min) > Number(max)) {
+        problems.push(`Question ${n}: the lowest answer is above the highest.`);
       }
-      if (min && max && Number(min) > Number(max)) return `Question ${n}: the lowest answer is above the highest.`;
     }
   }
-  return undefined;
+  return problems;
 }
 
 interface RowProps {

@@ -16,7 +16,7 @@ import {
   type Question,
   QuestionRow,
   questionInput,
-  questionsProblem,
+  questionProblems,
   toQuestions,
 } from "./question-editor.tsx";
 import { channelLabel, setStandupsFlash } from "./standups.tsx";
@@ -115,17 +115,20 @@ function reminderLabel(minutes: number): string {
     : `${Math.floor(hours)} h ${minutes % 60} min after the ask`;
 }
 
+/** Every problem with the form at once (not one per save), or undefined when it can be sent. */
 function validate(form: FormState): string | undefined {
-  if (!form.channelId.trim()) return "Choose the channel the standup runs in.";
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(form.time)) return "Enter the time as HH:MM.";
-  if (!form.tz) return "Choose a timezone.";
-  if (form.days.length === 0) return "Pick at least one weekday.";
-  if ([...form.name.trim()].length > MAX_NAME_LENGTH) return `Keep the name to ${MAX_NAME_LENGTH} characters.`;
+  const problems: string[] = [];
+  if (!form.channelId.trim()) problems.push("Choose the channel the standup runs in.");
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(form.time)) problems.push("Enter the time as HH:MM.");
+  if (!form.tz) problems.push("Choose a timezone.");
+  if (form.days.length === 0) problems.push("Pick at least one weekday.");
+  if ([...form.name.trim()].length > MAX_NAME_LENGTH) problems.push(`Keep the name to ${MAX_NAME_LENGTH} characters.`);
   const early = form.answerEarlyHours.trim();
   if (!/^\d{1,2}$/.test(early) || Number(early) > MAX_ANSWER_EARLY_HOURS) {
-    return `Answer ahead takes whole hours from 0 to ${MAX_ANSWER_EARLY_HOURS}.`;
+    problems.push(`Answer ahead takes whole hours from 0 to ${MAX_ANSWER_EARLY_HOURS}.`);
   }
-  return questionsProblem(form.questions);
+  problems.push(...questionProblems(form.questions));
+  return problems.length > 0 ? problems.join(" ") : undefined;
 }
 
 export function StandupEditorPage({ id }: { id?: string }) {
