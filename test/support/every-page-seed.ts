@@ -143,6 +143,13 @@ export async function seedEveryPage(t: TestApp, receiverUrl: string): Promise<vo
     anniversaries: true,
   });
   await send("POST", "/rules", { trigger: "blocker_reported", action: "post_to_channel", action_target: "C0EVALERT" });
+  // The longest line the rules table shows: a blocker open for days, DMed to an admin by name.
+  await send("POST", "/rules", {
+    trigger: "blocker_open_days",
+    trigger_threshold: 14,
+    action: "dm_admin",
+    action_target: ADMIN,
+  });
   const hook = await send("POST", "/webhooks", { url: receiverUrl });
   await send("POST", `/webhooks/${hook.id}/test`, {});
   await t.deps.queue.drain();
