@@ -24,7 +24,10 @@ export interface BlockerPrompt {
 }
 
 /** The open item worth asking about on `localDate`: one reported on an earlier day (not the one just answered). */
-export function promptFor(item: BlockerItem | undefined, localDate: string): BlockerPrompt | undefined {
+export function promptFor(
+  item: Pick<BlockerItem, "id" | "text" | "openedDate" | "status"> | undefined,
+  localDate: string,
+): BlockerPrompt | undefined {
   if (item?.status !== "open" || item.openedDate >= localDate) return undefined;
   return { id: item.id, text: item.text, ageDays: blockerAgeDays(item.openedDate, localDate) };
 }

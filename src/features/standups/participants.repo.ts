@@ -259,3 +259,48 @@ export async function openRunsOfMember(
     .orderBy(sql`${standupRuns.startsAt} desc`);
   return found.map((f) => ({ ...f.run, participantStatus: f.status }));
 }
+
+/** What the ask job reads about one participant, in one statement (the ask is the fan-out's hot path). */
+export interface AskContext {
+  participant: ParticipantRow;
+  /** They answered this run's date ahead (early_answers): the ask converts it instead of asking. */
+  answeredAhead: boolean;
+  /** Their open blocker item in this standup, for "Still blocked on …?" (only when the run has a blocker question). */
+  openBlocker?: { id: number; text: string; openedDate: string };
+}
+
+/**
+ * The participant row with whether they answered ahead and their open blocker, one indexed lookup each
+ * (early_answers' key, blockers_open_uq) inside the one statement: the ask of 10,000 members costs no extra
+ * round trips for them.
+ */
+export async function askContext(
+  ex: Executor,
+  run: { id: number; teamId: string; scheduleId: string; localDate: string; blockerQuestion: number | null },
+  userId: string,
+): Promise<AskContext | undefined> {
+  const [row] = await ex
+    .select({
+      participant: runParticipants,
+      answeredAhead: sql<boolean>`exists (select 1 from early_answers e
+        where e.team_id = ${run.teamId} and e.schedule_id = ${run.scheduleId} and e.user_id = ${userId}
+          and e.local_date = ${run.localDate}::date)`,
+      blocker: sql<
+        string | null
+      >`(select json_build_object('id', b.id, 'text', b.text, 'openedDate', b.opened_date::text)::text
+        from blockers b
+        where ${run.blockerQuestion !== null} and b.team_id = ${run.teamId} and b.schedule_id = ${run.scheduleId}
+          and b.user_id = ${userId} and b.status = 'open')`,
+    })
+    .from(runParticipants)
+    .where(and(eq(runParticipants.runId, run.id), eq(runParticipants.userId, userId)));
+  if (!row) return undefined;
+  const blocker = row.blocker
+    ? (JSON.parse(row.blocker) as { id: number; text: string; openedDate: string })
+    : undefined;
+  return {
+    participant: row.participant,
+    answeredAhead: row.answeredAhead === true,
+    ...(blocker ? { openBlocker: { ...blocker, id: Number(blocker.id) } } : {}),
+  };
+}

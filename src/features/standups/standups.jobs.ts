@@ -26,6 +26,7 @@ import {
 import {
   addParticipants,
   addPendingParticipants,
+  askContext,
   askedParticipants,
   askPostKey,
   findParticipant,
@@ -193,7 +194,9 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const live = whileLive(deps, run);
   // A member-timezone run's thread starts with its first ask, not when it is planned up to a day before.
   if (run.memberTimezone) await ensureParent(deps, client, run, live);
-  const participant = await findParticipant(deps.db, runId, userId);
+  // The participant, whether they answered ahead and their open blocker: one statement (the fan-out's hot path).
+  const context = await askContext(deps.db, run, userId);
+  const participant = context?.participant;
   const channel = await dmChannel(deps, client, run, userId, participant);
   // Answered ahead: the early answer becomes the response (once), and the DM thanks instead of asking. It goes out
   // under the response's confirmation key, so the reply job does not confirm a second time. An early answer to
@@ -201,7 +204,9 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
   const early =
     participant?.status === "answered"
       ? { responseId: (await findResponseOfRun(deps.db, runId, userId))?.id }
-      : await convertEarlyAnswer(deps, run, userId);
+      : context?.answeredAhead !== false
+        ? await convertEarlyAnswer(deps, run, userId)
+        : undefined;
   const answered = early && "responseId" in early ? early.responseId : undefined;
   if (answered !== undefined) {
     await postOnce(
@@ -214,9 +219,12 @@ async function ask(deps: Deps, teamId: string, runId: number, userId: string): P
     return;
   }
   const turn = await claimAskTurn(deps, run, userId);
-  // One indexed read (blockers_open_uq): "Still blocked on …?" leads the DM when an earlier blocker is open.
-  const blocker =
-    run.blockerQuestion === null ? undefined : await openBlockerOf(deps.db, teamId, run.scheduleId, userId);
+  // "Still blocked on …?" leads the DM when an earlier blocker is open (read with the participant, above).
+  const blocker = context
+    ? context.openBlocker && { ...context.openBlocker, status: "open" as const }
+    : run.blockerQuestion === null
+      ? undefined
+      : await openBlockerOf(deps.db, teamId, run.scheduleId, userId);
   const prompt = promptFor(blocker, run.localDate);
   const ts = await postOnce(
     deps,
