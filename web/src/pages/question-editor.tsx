@@ -199,23 +199,26 @@ export function QuestionRow({ question: q, index, count, onChange, onMove, onRem
             </label>
           </>
         ) : null}
-        <label className="question-flag">
-          <input type="checkbox" checked={q.required} onChange={(e) => onChange({ required: e.target.checked })} />
-          <span>
-            Required<span className="sr-only"> (question {n})</span>
-          </span>
-        </label>
-        <label className="question-flag">
-          <input
-            type="checkbox"
-            checked={q.anonymous}
-            onChange={(e) => onChange({ anonymous: e.target.checked })}
-            aria-describedby="anonymous-help"
-          />
-          <span>
-            Anonymous<span className="sr-only"> (question {n})</span>
-          </span>
-        </label>
+        {/* The two flags wrap together, never one on each line. */}
+        <span className="question-flags">
+          <label className="question-flag">
+            <input type="checkbox" checked={q.required} onChange={(e) => onChange({ required: e.target.checked })} />
+            <span>
+              Required<span className="sr-only"> (question {n})</span>
+            </span>
+          </label>
+          <label className="question-flag">
+            <input
+              type="checkbox"
+              checked={q.anonymous}
+              onChange={(e) => onChange({ anonymous: e.target.checked })}
+              aria-describedby="anonymous-help"
+            />
+            <span>
+              Anonymous<span className="sr-only"> (question {n})</span>
+            </span>
+          </label>
+        </span>
       </div>
       {isChoice(q.type) ? (
         <fieldset className="question-options">
