@@ -89,6 +89,7 @@ describe.runIf(hasChromium)("the Blockers page in a real browser", () => {
       await noIds(page);
       // A member resolves only their own: no button on Ben's.
       expect(await page.locator("tbody tr").nth(0).getByRole("button").count()).toBe(0);
+      expect(open[0]).toContain("Ben Okafor or an admin can resolve it");
       expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
       mkdirSync(OUTPUT, { recursive: true });
       await page.screenshot({ path: join(OUTPUT, `blockers-open-${size}.png`), fullPage: true });

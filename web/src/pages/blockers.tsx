@@ -152,7 +152,9 @@ function BlockerTable({ items, me, onResolve }: { items: BlockerItem[]; me: Me; 
                       <button type="button" className="button button-small" onClick={() => onResolve(b)}>
                         Resolve<span className="sr-only"> the blocker of {b.real_name}</span>
                       </button>
-                    ) : null}
+                    ) : (
+                      <span className="muted fact-note">{b.real_name} or an admin can resolve it</span>
+                    )}
                   </td>
                 </>
               )}
