@@ -111,6 +111,10 @@ describe.runIf(hasChromium)("the question editor in a real browser (issue 25)", 
     expect(await page.getByLabel("Answer ahead (hours)").inputValue()).toBe("6");
     await page.getByLabel("Answer type of question 3").selectOption("yes_no");
     expect(await page.locator("#blocker-question").inputValue()).toBe("");
+    // Said where it happens, not only in the help line.
+    expect(
+      await page.getByRole("status").filter({ hasText: "can no longer be the blocker question" }).textContent(),
+    ).toContain("Question 3 can no longer be the blocker question");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.waitForURL(`${web.base}/dashboard/standups`);
     const [edited] = (await standups(page)).filter((s) => s.id === saved!.id);

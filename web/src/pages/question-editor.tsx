@@ -53,7 +53,8 @@ export function toQuestions(texts: readonly string[], details?: readonly Questio
 }
 
 /** The blocker question's answer is a line of text tied to its author: only text questions that are not anonymous. */
-export const canBeBlocker = (q: Question | undefined) => q !== undefined && q.type === "text" && !q.anonymous;
+export const canBeBlocker = (q: Question | undefined) =>
+  q !== undefined && q.type === "text" && q.required && !q.anonymous;
 
 /** What POST and PUT take for this question. */
 export function questionInput(q: Question): QuestionInput {

@@ -226,6 +226,8 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
     : [];
   // A question made typed or anonymous stops being the blocker question.
   const blockerIndex = form.questions.findIndex((q) => q.key === form.blockerKey && canBeBlocker(q));
+  // The chosen blocker question still exists but was just made anonymous, optional or typed: said where it happens.
+  const lostBlocker = blockerIndex < 0 ? form.questions.findIndex((q) => q.key === form.blockerKey) : -1;
   const reminderChoices =
     form.reminderMinutes === null || REMINDER_CHOICES.includes(form.reminderMinutes)
       ? REMINDER_CHOICES
@@ -478,9 +480,15 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
               )}
             </select>
             <p id="blocker-help" className="field-help">
-              Its answers are the blockers: highlighted in the thread and counted as active blockers. Only text
+              Its answers are the blockers: highlighted in the thread and counted as active blockers. Only required text
               questions that are not anonymous can be it.
             </p>
+            {lostBlocker >= 0 ? (
+              <p className="field-warning" role="status">
+                Question {lostBlocker + 1} can no longer be the blocker question (it is not a required, named text
+                question): this standup will track no blockers unless you choose one.
+              </p>
+            ) : null}
           </div>
         </fieldset>
 
