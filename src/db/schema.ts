@@ -197,6 +197,8 @@ export const schedules = pgTable(
     askInMemberTimezone: boolean("ask_in_member_timezone").notNull().default(false),
     /** The answer modal has an optional shout-out field that gives kudos. */
     kudosField: boolean("kudos_field").notNull().default(false),
+    /** At close an AI summary of the run's answers is posted in its thread (only when LLM_API_URL is set). */
+    aiSummary: boolean("ai_summary").notNull().default(false),
     /**
      * When the timing (time, zone, days, active, member-timezone mode) last changed: a date runs only if
      * its start time comes after this, so creating or editing a schedule never starts a run in the past.
@@ -374,6 +376,8 @@ export const responses = pgTable(
     replyTs: text("reply_ts"),
     /** Set once, when the response first carried a blocker: `blocker.reported` fires once per response. */
     blockerReportedAt: tstz("blocker_reported_at"),
+    /** Where the answer came from when not from Slack: 'mcp' (an AI client acting for the member); null: Slack. */
+    via: text("via").$type<AnswerVia>(),
     /** Full-text search over every answer (search_standups). */
     search: tsvector("search").generatedAlwaysAs(sql`jsonb_to_tsvector('english', answers, '["string"]')`),
   },
@@ -513,6 +517,8 @@ export const mcpKeys = pgTable(
     /** SHA-256 of the whole key; the key itself is shown once and never stored. */
     keyHash: text("key_hash").notNull(),
     keyPrefix: text("key_prefix").notNull(),
+    /** What the key may do; a key with standups:write acts as the admin who created it. */
+    scopes: jsonb("scopes").$type<McpScope[]>().notNull().default(["standups:read"]),
     createdBy: text("created_by").notNull(),
     createdAt: tstz("created_at").notNull(),
     lastUsedAt: tstz("last_used_at"),
@@ -595,7 +601,7 @@ export const ruleFirings = pgTable(
 
 // ---- Kudos ----------------------------------------------------------------------------------------
 
-export type KudoSource = "message" | "command" | "standup";
+export type KudoSource = "message" | "command" | "standup" | "mcp";
 
 /**
  * One row per person a kudo went to. Kept for good (the product's data). The unique key is the claim that a
@@ -818,6 +824,8 @@ export const timeOff = pgTable(
     createdBy: text("created_by").notNull(),
     createdAt: tstz("created_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
+    /** 'mcp' when an AI client set it for the member; null: Slack or the dashboard. */
+    via: text("via").$type<AnswerVia>(),
   },
   (t) => [
     index("time_off_team_user_idx").on(t.teamId, t.userId, t.startDate),
@@ -845,3 +853,109 @@ export const maintenanceRuns = pgTable("maintenance_runs", {
   outcome: text("outcome", { enum: ["ok", "failed"] }),
   pruned: jsonb("pruned").$type<Record<string, number>>(),
 });
+
+// ---- MCP OAuth and AI summaries (0030) ----------------------------------------------------------------
+
+/** What an MCP credential (API key or OAuth token) may do. */
+export type McpScope = "standups:read" | "standups:write";
+/** Where a record came from when not from Slack or the dashboard. */
+export type AnswerVia = "mcp";
+export type OAuthClientKind = "dynamic" | "metadata_document";
+export type OAuthTokenKind = "code" | "access" | "refresh";
+export type AiSummaryStatus = "pending" | "posted" | "failed" | "skipped";
+
+/** OAuth clients: registered dynamically (RFC 7591) or known by their Client ID Metadata Document (cached). */
+export const oauthClients = pgTable("oauth_clients", {
+  clientId: text("client_id").primaryKey(),
+  kind: text("kind").$type<OAuthClientKind>().notNull(),
+  clientName: text("client_name").notNull(),
+  redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+  clientUri: text("client_uri"),
+  metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull(),
+  createdAt: tstz("created_at").notNull(),
+  /** Metadata documents: when the document was last fetched (re-fetched when stale). */
+  fetchedAt: tstz("fetched_at"),
+  lastUsedAt: tstz("last_used_at"),
+});
+
+/** An authorization request waiting for consent in the dashboard; the id is random, only its SHA-256 stored. */
+export const oauthRequests = pgTable("oauth_requests", {
+  idHash: text("id_hash").primaryKey(),
+  clientId: text("client_id").notNull(),
+  redirectUri: text("redirect_uri").notNull(),
+  state: text("state"),
+  codeChallenge: text("code_challenge").notNull(),
+  scopes: jsonb("scopes").$type<McpScope[]>().notNull(),
+  resource: text("resource").notNull(),
+  createdAt: tstz("created_at").notNull(),
+  expiresAt: tstz("expires_at").notNull(),
+  decidedAt: tstz("decided_at"),
+});
+
+/** A person's consent to one client: the connected-clients page lists and revokes these. */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    userId: text("user_id").notNull(),
+    clientId: text("client_id").notNull(),
+    scopes: jsonb("scopes").$type<McpScope[]>().notNull(),
+    resource: text("resource").notNull(),
+    createdAt: tstz("created_at").notNull(),
+    lastUsedAt: tstz("last_used_at"),
+    revokedAt: tstz("revoked_at"),
+  },
+  (t) => [index("oauth_grants_team_user_idx").on(t.teamId, t.userId)],
+);
+
+/** Codes, access and refresh tokens of a grant, stored as SHA-256 hashes. */
+export const oauthTokens = pgTable(
+  "oauth_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind").$type<OAuthTokenKind>().notNull(),
+    grantId: bigint("grant_id", { mode: "number" }).notNull(),
+    teamId: text("team_id").notNull(),
+    /** Codes only: the PKCE S256 challenge and the redirect URI the code was issued for. */
+    codeChallenge: text("code_challenge"),
+    redirectUri: text("redirect_uri"),
+    createdAt: tstz("created_at").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+    /** Codes and refresh tokens: set when exchanged; presented again, the grant is revoked. */
+    usedAt: tstz("used_at"),
+  },
+  (t) => [index("oauth_tokens_grant_idx").on(t.grantId), index("oauth_tokens_expires_idx").on(t.expiresAt)],
+);
+
+/** One AI summary per run, claimed before the model is called. */
+export const aiSummaries = pgTable(
+  "ai_summaries",
+  {
+    runId: bigint("run_id", { mode: "number" }).primaryKey(),
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    standupDate: date("standup_date", { mode: "string" }).notNull(),
+    status: text("status").$type<AiSummaryStatus>().notNull(),
+    text: text("text"),
+    model: text("model"),
+    tokens: integer("tokens").notNull().default(0),
+    /** Why it failed, without any answer text. */
+    error: text("error"),
+    createdAt: tstz("created_at").notNull(),
+    finishedAt: tstz("finished_at"),
+  },
+  (t) => [index("ai_summaries_team_date_idx").on(t.teamId, t.standupDate)],
+);
+
+/** Tokens spent on the model per workspace and UTC day. */
+export const llmUsage = pgTable(
+  "llm_usage",
+  {
+    teamId: text("team_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    tokens: integer("tokens").notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "llm_usage_pk", columns: [t.teamId, t.day] })],
+);

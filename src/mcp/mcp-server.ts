@@ -30,12 +30,17 @@ const INSTRUCTIONS =
   "Dates are YYYY-MM-DD in the workspace timezone. Start with get_workspace_summary; use get_members to map " +
   "names to user ids.";
 
-/** A fresh server per HTTP request, bound to the workspace of the key that authenticated it. */
+/** The tools a credential with these scopes sees (and may call): the others are neither listed nor callable. */
+export function toolsFor(scopes: readonly string[]): readonly Tool[] {
+  return TOOLS.filter((t) => scopes.includes(t.scope));
+}
+
+/** A fresh server per HTTP request, bound to the workspace and member of the credential that authenticated it. */
 export function createMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: "Upbeat", version: PACKAGE_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  for (const tool of TOOLS) tool.register(server, ctx);
+  for (const tool of toolsFor(ctx.scopes)) tool.register(server, ctx);
   return server;
 }

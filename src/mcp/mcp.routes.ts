@@ -1,12 +1,13 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../deps.ts";
-import { authenticateKey, type KeyOwner, recordKeyUse } from "../features/mcp-keys/index.ts";
 import { checkRateLimit } from "../http/rate-limit.ts";
 import { BODY_LIMIT, PACKAGE_VERSION } from "../http/server.ts";
 import { parseJsonBody, RPC, type RpcId, requestIdOf, rpcErrorBody, sendRpcError } from "./jsonrpc.ts";
 import { mcpInfoBody, mcpPostResponses, methodNotAllowedResponse, rpcRequestDoc } from "./mcp.schemas.ts";
+import { authenticateMcp, credentialBucket } from "./mcp-auth.ts";
 import { createMcpServer, SERVER_NAME, TOOL_NAMES } from "./mcp-server.ts";
+import type { McpPrincipal } from "./tool-kit.ts";
 
 export const MCP_PER_MINUTE = 120;
 const ALLOW = "POST, GET";
@@ -55,8 +56,8 @@ function rpcErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyR
  * responses), bound to the key's workspace. Fastify steps aside (hijack) because the SDK writes
  * the response itself.
  */
-async function serveMcp(deps: Deps, owner: KeyOwner, req: FastifyRequest, reply: FastifyReply, message: unknown) {
-  const server = createMcpServer({ deps, teamId: owner.teamId, teamName: owner.teamName, keyId: owner.keyId });
+async function serveMcp(deps: Deps, owner: McpPrincipal, req: FastifyRequest, reply: FastifyReply, message: unknown) {
+  const server = createMcpServer({ deps, ...owner });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const res = reply.raw;
   reply.hijack();
@@ -125,8 +126,8 @@ export function mcpRoutes(app: FastifyInstance, deps: Deps): void {
         const parsed = parseJsonBody(req.body);
         const id: RpcId = requestIdOf(parsed);
         const presented = bearerToken(req.headers.authorization);
-        const owner = presented ? await authenticateKey(deps, presented) : undefined;
-        if (!owner) {
+        const auth = presented ? await authenticateMcp(deps, presented, { oauth: true }) : undefined;
+        if (!auth) {
           reply.header(
             "www-authenticate",
             presented ? 'Bearer realm="upbeat", error="invalid_token"' : 'Bearer realm="upbeat"',
@@ -137,7 +138,8 @@ export function mcpRoutes(app: FastifyInstance, deps: Deps): void {
           return sendRpcError(reply, 401, RPC.unauthorized, message, id);
         }
         const now = deps.clock.now();
-        const rate = await checkRateLimit(deps, reply, `mcp:${owner.keyId}`, MCP_PER_MINUTE, now);
+        const owner = auth.principal;
+        const rate = await checkRateLimit(deps, reply, credentialBucket(owner), MCP_PER_MINUTE, now);
         if (!rate.allowed) {
           return sendRpcError(
             reply,
@@ -148,7 +150,7 @@ export function mcpRoutes(app: FastifyInstance, deps: Deps): void {
             { retry_after_seconds: rate.retryAfterSeconds },
           );
         }
-        await recordKeyUse(deps, owner);
+        await auth.recordUse();
         if (!parsed.ok)
           return sendRpcError(reply, 400, RPC.parseError, "Parse error: the body is not valid JSON", null);
         await serveMcp(deps, owner, req, reply, parsed.value);

@@ -25,10 +25,12 @@ async function connected() {
   const logged: unknown[] = [];
   const log = pino({ level: "error" }, { write: (line: string) => logged.push(JSON.parse(line)) });
   const ctx = {
-    deps: { db: undefined, clock: new ManualClock(), log } as unknown as Pick<Deps, "db" | "clock" | "log">,
+    deps: { db: undefined, clock: new ManualClock(), log } as unknown as Deps,
     teamId: "T0KIT",
     teamName: "Kit",
-    keyId: 1,
+    userId: "U0KIT",
+    scopes: ["standups:read"] as const,
+    credential: { kind: "key", keyId: 1 } as const,
   };
   const server = new McpServer({ name: "kit", version: "0.0.0" });
   failing.register(server, ctx);

@@ -1,21 +1,45 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { McpScope } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { completeWindow, isRealDate, MAX_DAYS, workspaceToday } from "../features/calendar/index.ts";
 import { type Filters, resolveFilters } from "../features/insights/index.ts";
 import { AppError } from "../http/errors.ts";
 import { findNul } from "../lib/nul.ts";
 
-/** What every tool call runs with: the workspace comes from the API key, never from the arguments. */
-export interface ToolContext {
-  readonly deps: Pick<Deps, "db" | "clock" | "log">;
+/** How a request authenticated: an API key from the dashboard, or an OAuth access token a person granted. */
+export type McpCredential =
+  | { readonly kind: "key"; readonly keyId: number }
+  | { readonly kind: "oauth"; readonly grantId: number; readonly clientId: string; readonly clientName: string };
+
+/**
+ * Who calls: the workspace, the member the credential acts for and what it may do. All of it comes from the
+ * credential, never from the arguments.
+ */
+export interface McpPrincipal {
   readonly teamId: string;
   readonly teamName: string;
-  readonly keyId: number;
+  /**
+   * The member writes act as: an OAuth token's person, or the admin who created a key. Null when that person's data
+   * was removed (reads still work; writes say the credential acts for nobody).
+   */
+  readonly userId: string | null;
+  readonly scopes: readonly McpScope[];
+  readonly credential: McpCredential;
 }
 
-/** Every tool only reads, so clients may call them without asking the user each time. */
+/** What every tool call runs with. Writes need the whole of deps (queue, events, chat); reads use db, clock, log. */
+export interface ToolContext extends McpPrincipal {
+  readonly deps: Deps;
+}
+
+/** For logs: which credential called, never the credential itself. */
+export function credentialLog(c: McpCredential): Record<string, number | string> {
+  return c.kind === "key" ? { key_id: c.keyId } : { grant_id: c.grantId };
+}
+
+/** The read tools only read, so clients may call them without asking the user each time. */
 export const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -34,11 +58,16 @@ export interface ToolSpec<S extends z.ZodRawShape> {
   title: string;
   description: string;
   input: S;
+  /** What the credential needs for the tool to be listed and callable (default standups:read). */
+  scope?: McpScope;
+  /** Default READ_ONLY; write tools say what they change. */
+  annotations?: ToolAnnotations;
   run(ctx: ToolContext, args: z.output<z.ZodObject<S>>): Promise<Record<string, unknown>>;
 }
 
 export interface Tool {
   readonly name: string;
+  readonly scope: McpScope;
   register(server: McpServer, ctx: ToolContext): void;
 }
 
@@ -59,7 +88,12 @@ async function runTool<S extends z.ZodRawShape>(
   try {
     const result = await spec.run(ctx, args);
     ctx.deps.log.info(
-      { tool: spec.name, team_id: ctx.teamId, key_id: ctx.keyId, ms: Math.round(performance.now() - started) },
+      {
+        tool: spec.name,
+        team_id: ctx.teamId,
+        ...credentialLog(ctx.credential),
+        ms: Math.round(performance.now() - started),
+      },
       "mcp tool call",
     );
     return { ...textResult(JSON.stringify(result), false), structuredContent: result };
@@ -67,7 +101,10 @@ async function runTool<S extends z.ZodRawShape>(
     if (err instanceof ToolError) return textResult(err.message, true);
     if (err instanceof AppError && err.status < 500) return textResult(err.message, true);
     // The cause stays in the log: SQL and stack details are no business of the client.
-    ctx.deps.log.error({ err, tool: spec.name, team_id: ctx.teamId, key_id: ctx.keyId }, "mcp tool failed");
+    ctx.deps.log.error(
+      { err, tool: spec.name, team_id: ctx.teamId, ...credentialLog(ctx.credential) },
+      "mcp tool failed",
+    );
     return textResult(`Internal error (${INTERNAL_ERROR}): ${spec.name} failed. Try again in a moment.`, true);
   }
 }
@@ -75,12 +112,18 @@ async function runTool<S extends z.ZodRawShape>(
 export function defineTool<S extends z.ZodRawShape>(spec: ToolSpec<S>): Tool {
   return {
     name: spec.name,
+    scope: spec.scope ?? "standups:read",
     register(server, ctx) {
       // The SDK validates the arguments against `input` first; a bad call is answered with isError.
       const handler = (args: z.output<z.ZodObject<S>>) => runTool(spec, ctx, args);
       server.registerTool(
         spec.name,
-        { title: spec.title, description: spec.description, inputSchema: spec.input, annotations: READ_ONLY },
+        {
+          title: spec.title,
+          description: spec.description,
+          inputSchema: spec.input,
+          annotations: spec.annotations ?? READ_ONLY,
+        },
         handler as unknown as Parameters<McpServer["registerTool"]>[2],
       );
     },

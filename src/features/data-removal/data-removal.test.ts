@@ -119,6 +119,13 @@ async function seedWorkspace(t: TestApp, teamId: string, admin: string): Promise
     values (${teamId}, ${scheduleId}, '2026-11-20', 0, '4')`);
   await db.execute(sql`insert into blockers (team_id, schedule_id, user_id, text, opened_at, opened_date, last_reported_at, last_date)
     values (${teamId}, ${scheduleId}, ${gone}, 'blocked on z', ${now}, '2026-11-20', ${now}, '2026-11-20')`);
+  await db.execute(sql`insert into oauth_grants (team_id, user_id, client_id, scopes, resource, created_at)
+    values (${teamId}, ${gone}, 'mcpc_test', '["standups:read"]', 'http://localhost/mcp', ${now})`);
+  await db.execute(sql`insert into oauth_tokens (token_hash, kind, grant_id, team_id, created_at, expires_at)
+    select ${`hash_${teamId}`}, 'access', g.id, ${teamId}, ${now}, ${now} from oauth_grants g where g.team_id = ${teamId}`);
+  await db.execute(sql`insert into ai_summaries (run_id, team_id, schedule_id, standup_date, status, created_at)
+    select r.id, ${teamId}, ${scheduleId}, '2026-11-20', 'posted', ${now} from standup_runs r where r.team_id = ${teamId}`);
+  await db.execute(sql`insert into llm_usage (team_id, day, tokens, calls) values (${teamId}, '2026-11-20', 100, 1)`);
   await db.execute(sql`insert into member_syncs (team_id, state) values (${teamId}, 'idle') on conflict do nothing`);
   await takeSlot(db, teamId, "chat.postMessage", SLACK_BUCKETS["chat.postMessage"], 0);
   await t.deps.queue.enqueue("members.sync", { teamId }, { startAfter: 3600 } as never);

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { installations, mcpKeys } from "../../db/schema.ts";
+import { installations, type McpScope, mcpKeys } from "../../db/schema.ts";
 
 export type McpKeyRow = typeof mcpKeys.$inferSelect;
 
@@ -10,6 +10,9 @@ export interface KeyOwner {
   teamId: string;
   teamName: string;
   lastUsedAt: Date | null;
+  scopes: McpScope[];
+  /** The admin who created the key (writes act as them); '' once their data was removed. */
+  createdBy: string;
 }
 
 export async function insertKey(
@@ -54,6 +57,8 @@ export async function findLiveKey(ex: Executor, keyHash: string): Promise<KeyOwn
       teamId: mcpKeys.teamId,
       teamName: installations.teamName,
       lastUsedAt: mcpKeys.lastUsedAt,
+      scopes: mcpKeys.scopes,
+      createdBy: mcpKeys.createdBy,
     })
     .from(mcpKeys)
     .innerJoin(installations, eq(installations.teamId, mcpKeys.teamId))
