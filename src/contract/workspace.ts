@@ -148,11 +148,16 @@ export const mcpKey = z
     created_at: isoTimestamp,
     last_used_at: isoTimestamp.nullable(),
     active: z.boolean(),
+    scopes: z
+      .array(z.enum(["standups:read", "standups:write"]))
+      .describe(
+        "What the key may do: standups:read (every read tool); standups:write adds the write tools, acting as the admin who created the key",
+      ),
   })
   .meta({ id: "McpKey" });
 
 export const createdMcpKey = mcpKey
-  .pick({ id: true, name: true, key_prefix: true, created_at: true })
+  .pick({ id: true, name: true, key_prefix: true, created_at: true, scopes: true })
   .extend({ key: z.string().describe("The whole key, shown only in this response") })
   .meta({ id: "CreatedMcpKey" });
 

@@ -11,6 +11,7 @@ export {
   type KeyOwner,
   type KeyView,
   listKeys,
+  MCP_SCOPES,
   recordKeyUse,
   revokeKey,
   TOUCH_INTERVAL_MS,

@@ -17,7 +17,7 @@ export interface KeyOwner {
 
 export async function insertKey(
   ex: Executor,
-  row: Pick<McpKeyRow, "teamId" | "name" | "keyHash" | "keyPrefix" | "createdBy" | "createdAt">,
+  row: Pick<McpKeyRow, "teamId" | "name" | "keyHash" | "keyPrefix" | "createdBy" | "createdAt" | "scopes">,
 ): Promise<McpKeyRow> {
   const [inserted] = await ex.insert(mcpKeys).values(row).returning();
   return inserted!;

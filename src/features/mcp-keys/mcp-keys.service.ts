@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { McpScope } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
 import { randomBase62, sha256Hex } from "../../lib/crypto.ts";
@@ -32,6 +33,7 @@ export interface KeyView {
   created_at: string;
   last_used_at: string | null;
   active: boolean;
+  scopes: McpScope[];
 }
 
 export interface CreatedKey {
@@ -41,7 +43,11 @@ export interface CreatedKey {
   key: string;
   key_prefix: string;
   created_at: string;
+  scopes: McpScope[];
 }
+
+/** Every scope a credential can hold; standups:write implies nothing by itself, so a write key lists both. */
+export const MCP_SCOPES = ["standups:read", "standups:write"] as const satisfies readonly McpScope[];
 
 export const createKeyInput = z.object(
   {
@@ -49,6 +55,12 @@ export const createKeyInput = z.object(
       .string({ error: "name must be a string" })
       .trim()
       .max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`)
+      .nullish(),
+    scopes: z
+      .array(z.enum(MCP_SCOPES, { error: "scopes holds standups:read and, to let the key write, standups:write" }), {
+        error: "scopes must be an array",
+      })
+      .max(MCP_SCOPES.length, "scopes lists each scope once")
       .nullish(),
   },
   { error: "Request body must be a JSON object" },
@@ -63,6 +75,7 @@ export function presentKey(row: McpKeyRow): KeyView {
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     active: row.revokedAt === null,
+    scopes: row.scopes,
   };
 }
 
@@ -77,7 +90,12 @@ export async function createKey(
   input: CreateKeyInput,
 ): Promise<CreatedKey> {
   const key = generateKey();
+  // Reading comes with every key: a write key without read would see no standups to act on.
+  const scopes: McpScope[] = input.scopes?.includes("standups:write")
+    ? ["standups:read", "standups:write"]
+    : ["standups:read"];
   const row = await insertKey(deps.db, {
+    scopes,
     teamId,
     name: input.name ?? "",
     keyHash: sha256Hex(key),
@@ -85,7 +103,14 @@ export async function createKey(
     createdBy,
     createdAt: deps.clock.now(),
   });
-  return { id: row.id, name: row.name, key, key_prefix: row.keyPrefix, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    key,
+    key_prefix: row.keyPrefix,
+    created_at: row.createdAt.toISOString(),
+    scopes: row.scopes,
+  };
 }
 
 export async function listKeys(deps: Pick<Deps, "db">, teamId: string): Promise<KeyView[]> {

@@ -62,7 +62,7 @@ describe("MCP API keys", async () => {
     expect(res.statusCode).toBe(201);
     expect(res.headers["cache-control"]).toBe("no-store");
     const body = res.json() as CreatedJson;
-    expect(Object.keys(body).sort()).toEqual(["created_at", "id", "key", "key_prefix", "name"]);
+    expect(Object.keys(body).sort()).toEqual(["created_at", "id", "key", "key_prefix", "name", "scopes"]);
     expect(body.key).toMatch(/^svc_[0-9A-Za-z]{43}$/);
     expect(body.key.length).toBeGreaterThanOrEqual(36);
     expect(body.key_prefix).toBe(body.key.slice(0, 12));
@@ -106,7 +106,16 @@ describe("MCP API keys", async () => {
     const keys = await list(admin);
     expect(keys[0]!.id).toBe(newest.id);
     for (const k of keys) {
-      expect(Object.keys(k).sort()).toEqual(["active", "created_at", "id", "key_prefix", "last_used_at", "name"]);
+      expect(Object.keys(k).sort()).toEqual([
+        "active",
+        "created_at",
+        "id",
+        "key_prefix",
+        "last_used_at",
+        "name",
+        "scopes",
+      ]);
+      expect(k.scopes).toEqual(["standups:read"]);
       expect(k.active).toBe(true);
       expect(k.last_used_at).toBeNull();
       expect(k.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

@@ -155,6 +155,7 @@ export function useCreateMcpKey() {
         created_at: created.created_at,
         last_used_at: null,
         active: true,
+        scopes: created.scopes,
       };
       // Newest first, as the server lists them.
       client.setQueryData<McpKey[]>(keys.mcpKeys(), (list) => list && [listed, ...list]);
