@@ -17,8 +17,7 @@ export interface ClientConfig {
 export type McpClientConfigs = Record<"claude_desktop" | "cursor" | "vscode", ClientConfig>;
 
 /**
- * Every client launches `mcp-remote`, which bridges stdio to our Streamable HTTP endpoint. It points at `/mcp/key`,
- * the keys-only path that advertises no OAuth, so the bridge never starts a sign-in instead of sending the key.
+ * Every client launches `mcp-remote`, which bridges stdio to our Streamable HTTP endpoint.
  * The header value comes from an environment variable and the argument carries no space:
  * mcp-remote's documented workaround for Claude Desktop and Cursor on Windows, which split
  * arguments on spaces.
@@ -27,7 +26,7 @@ function remoteBridge(appUrl: string): StdioServer {
   return {
     command: "npx",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VAR} that mcp-remote expands from env
-    args: ["-y", "mcp-remote", `${appUrl}/mcp/key`, "--header", "Authorization:${AUTH_HEADER}"],
+    args: ["-y", "mcp-remote", `${appUrl}/mcp`, "--header", "Authorization:${AUTH_HEADER}"],
     env: { AUTH_HEADER: `Bearer ${API_KEY_PLACEHOLDER}` },
   };
 }

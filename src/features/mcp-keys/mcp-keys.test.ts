@@ -184,7 +184,7 @@ describe("MCP API keys", async () => {
       expect(server.args).toEqual([
         "-y",
         "mcp-remote",
-        `${APP_URL}/mcp/key`,
+        `${APP_URL}/mcp`,
         "--header",
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet holds a literal ${AUTH_HEADER}
         "Authorization:${AUTH_HEADER}",
