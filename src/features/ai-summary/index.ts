@@ -5,3 +5,4 @@ export { findRunSummary } from "./ai.repo.ts";
 export { type WeekSummary, weekAiSummaries } from "./digest.ts";
 export { complete, type LlmResult } from "./llm.client.ts";
 export { aiSummaryPostKey, generatedLabel } from "./message.ts";
+export { findRunOf, openBlockerCount, pickRun, runCounts } from "./inputs.ts";

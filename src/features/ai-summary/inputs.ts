@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { QuestionDetail } from "../../contract/questions.ts";
 import { type Executor, rows } from "../../db/client.ts";
 import { responses, runParticipants, standupRuns } from "../../db/schema.ts";
@@ -135,4 +135,33 @@ export async function weekAnswers(
   return found.flatMap((r) =>
     answerItems(names.get(r.userId) ?? "A former member", r, r.questions, r.details, `${r.date}, `),
   );
+}
+
+/** Open blocker items of the standup now (members who left and deleted standups are not counted, as on Blockers). */
+export async function openBlockerCount(ex: Executor, teamId: string, scheduleId: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    ex,
+    sql`select count(*)::int as n from blockers
+        where team_id = ${teamId} and schedule_id = ${scheduleId} and status = 'open' and ${liveBlockerSql("blockers")}`,
+  );
+  return row?.n ?? 0;
+}
+
+/** The run a get_summary call means: by id, else the standup's run on a date, else the newest (closed first). */
+export async function pickRun(
+  ex: Executor,
+  teamId: string,
+  by: { runId?: number | undefined; scheduleId?: string | undefined; date?: string | undefined },
+): Promise<RunRow | undefined> {
+  if (by.runId !== undefined) return findRunOf(ex, teamId, by.runId);
+  const conditions = [eq(standupRuns.teamId, teamId)];
+  if (by.scheduleId !== undefined) conditions.push(eq(standupRuns.scheduleId, by.scheduleId));
+  if (by.date !== undefined) conditions.push(eq(standupRuns.localDate, by.date));
+  const [run] = await ex
+    .select()
+    .from(standupRuns)
+    .where(and(...conditions))
+    .orderBy(desc(standupRuns.localDate), desc(standupRuns.id))
+    .limit(1);
+  return run;
 }
