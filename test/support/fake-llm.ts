@@ -51,7 +51,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       const body = {
         id: "chatcmpl-fake",
         object: "chat.completion",
-        choices: [{ index: 0, message: { role: "assistant", content: mode.text ?? "The team shipped <things> & more." } }],
+        choices: [
+          { index: 0, message: { role: "assistant", content: mode.text ?? "The team shipped <things> & more." } },
+        ],
         ...(mode.tokens === null ? {} : { usage: { total_tokens: mode.tokens ?? 321 } }),
       };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));

@@ -3,6 +3,6 @@
 export { aiSummaryJob, aiSummaryJobs } from "./ai.jobs.ts";
 export { findRunSummary } from "./ai.repo.ts";
 export { type WeekSummary, weekAiSummaries } from "./digest.ts";
+export { findRunOf, openBlockerCount, pickRun, runCounts } from "./inputs.ts";
 export { complete, type LlmResult } from "./llm.client.ts";
 export { aiSummaryPostKey, generatedLabel } from "./message.ts";
-export { findRunOf, openBlockerCount, pickRun, runCounts } from "./inputs.ts";
