@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 /** What the fake answers next: a completion, a delay beyond the client's timeout, an error status or broken JSON. */
 export type FakeLlmMode =
-  | { kind: "ok"; text?: string; tokens?: number | null }
+  | { kind: "ok"; text?: string; tokens?: number | null; delayMs?: number }
   | { kind: "slow"; ms: number }
   | { kind: "status"; status: number }
   | { kind: "malformed" };
@@ -56,7 +56,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         ],
         ...(mode.tokens === null ? {} : { usage: { total_tokens: mode.tokens ?? 321 } }),
       };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      const send = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (mode.delayMs) setTimeout(send, mode.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
