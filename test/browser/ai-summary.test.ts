@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schedules } from "../../src/db/schema.ts";
+import type { TestApp } from "../support/app.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule } from "../support/factories.ts";
 import { type FakeLlm, llmEnv, startFakeLlm } from "../support/fake-llm.ts";
@@ -11,7 +12,7 @@ import { NARROW, WIDE } from "../support/nav-entries.ts";
 const TEAM = "T0AIWEB";
 const ADMIN = "U0AIWEBADMIN";
 
-async function seed(t: Parameters<NonNullable<Parameters<typeof useBrowser>[0]>["seed"]>[0]): Promise<string> {
+async function seed(t: TestApp): Promise<string> {
   await t.installTeam(TEAM, { name: "AI Rockets", installer: ADMIN });
   t.fake.addChannel(TEAM, { id: "C0AIWEB", name: "ai-web", members: [ADMIN, "B0AIWEBBOT"] });
   return createSchedule(t.deps.db, t.clock, { teamId: TEAM, channelId: "C0AIWEB", time: "09:00" });
