@@ -20,7 +20,11 @@ async function seed(t: TestApp): Promise<string> {
 
 describe.runIf(hasChromium)("the standup editor's AI summary box, server without a model", () => {
   let id = "";
-  const web = useBrowser({ seed: async (t) => void (id = await seed(t)) });
+  const web = useBrowser({
+    seed: async (t) => {
+      id = await seed(t);
+    },
+  });
 
   it("is disabled with the hint to set LLM_API_URL, at 1280 and 390 px", async () => {
     mkdirSync(OUTPUT, { recursive: true });
@@ -49,7 +53,9 @@ describe.runIf(hasChromium)("the standup editor's AI summary box, server with a 
       llm = await startFakeLlm();
     },
     app: () => ({ env: llmEnv(llm!) }),
-    seed: async (t) => void (id = await seed(t)),
+    seed: async (t) => {
+      id = await seed(t);
+    },
     cleanup: async () => llm?.close(),
   });
 

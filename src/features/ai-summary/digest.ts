@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { anyOf } from "../../db/arrays.ts";
 import { schedules } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { RetryLaterError } from "../../lib/retry-later.ts";
@@ -33,7 +34,7 @@ export async function weekAiSummaries(
     .where(
       and(
         eq(schedules.teamId, teamId),
-        inArray(schedules.id, [...scheduleIds]),
+        anyOf(schedules.id, scheduleIds),
         eq(schedules.aiSummary, true),
         isNull(schedules.deletedAt),
       ),

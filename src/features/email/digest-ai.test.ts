@@ -5,8 +5,8 @@ import { emailClaims, useFakeEmail } from "../../../test/support/email.ts";
 import { createSchedule, seedRun, setWorkspaceTimezone } from "../../../test/support/factories.ts";
 import { llmEnv, startFakeLlm } from "../../../test/support/fake-llm.ts";
 import { aiDigestSummaries, schedules } from "../../db/schema.ts";
-import { digestTick } from "../email/digest.scheduler.ts";
-import { deliverEmail } from "../email/email.jobs.ts";
+import { digestTick } from "./digest.scheduler.ts";
+import { deliverEmail } from "./email.jobs.ts";
 
 const TEAM = "T0AIDG";
 
