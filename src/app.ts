@@ -8,6 +8,7 @@ import { chatRoutes, FastifyReceiver } from "./chat/receiver.ts";
 import { chatJobs, publishView } from "./chat/slack-calls.ts";
 import { type SocketOptions, SocketTransport } from "./chat/socket/socket-transport.ts";
 import type { Deps } from "./deps.ts";
+import { aiSummaryJobs } from "./features/ai-summary/index.ts";
 import { startSnapshotScheduler } from "./features/backup/index.ts";
 import { blockerRoutes } from "./features/blockers/index.ts";
 import { celebrationJobs, celebrationRoutes, startCelebrationsScheduler } from "./features/celebrations/index.ts";
@@ -113,6 +114,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
   emailJobs(deps);
   celebrationJobs(deps);
   maintenanceJobs(deps);
+  aiSummaryJobs(deps);
   standupTimeOffSubscriber(deps);
   const server = await buildServer(deps, sessionLookup(deps), [
     systemRoutes(socket),

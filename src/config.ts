@@ -59,6 +59,23 @@ export interface Config {
    * member, and the signed-out pages offer it, because a demo visitor has no Slack to get a link from.
    */
   readonly demoSignIn?: DemoSignIn;
+  /** AI summaries' model (LLM_*); undefined: AI summaries are off on this server. */
+  readonly llm: LlmConfig | undefined;
+}
+
+/**
+ * A model behind an OpenAI-compatible chat completions API (OpenAI, Azure OpenAI, Ollama, vLLM, LiteLLM) for the
+ * AI summaries; absent unless LLM_API_URL is set.
+ */
+export interface LlmConfig {
+  /** Base URL without a trailing slash; the client posts to `${apiUrl}/chat/completions`. */
+  readonly apiUrl: string;
+  /** Sent as `Authorization: Bearer`; Ollama and most local servers need none. */
+  readonly apiKey: string | undefined;
+  readonly model: string;
+  readonly timeoutMs: number;
+  /** Tokens one workspace may spend per UTC day; at or past it, summaries are skipped until the next day. */
+  readonly dailyTokens: number;
 }
 
 export interface DemoSignIn {
@@ -244,6 +261,8 @@ export function loadConfig(
   const emailApiUrl = get("EMAIL_API_URL") ?? "https://api.resend.com";
   if (!httpUrl.safeParse(emailApiUrl).success) problems.push("EMAIL_API_URL must be an http(s) URL");
 
+  const llm = readLlm(get, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Socket Mode in production without a signing secret: the HTTP endpoints refuse every request (nothing is signed
@@ -292,6 +311,50 @@ export function loadConfig(
     backupKeep,
     dataDir,
     notices: Object.freeze(notices),
+    llm,
     ...(opts.demoSignIn ? { demoSignIn: Object.freeze({ ...opts.demoSignIn }) } : {}),
+  });
+}
+
+/**
+ * LLM_*: off unless LLM_API_URL is set. The URL is the operator's own choice (Ollama on localhost is normal), so
+ * private addresses are allowed; credentials in it are refused, since URLs end up in messages and logs.
+ */
+function readLlm(get: (name: string) => string | undefined, problems: string[]): LlmConfig | undefined {
+  const apiUrl = get("LLM_API_URL");
+  const model = get("LLM_MODEL");
+  const timeoutMs = Number(get("LLM_TIMEOUT_MS") ?? "30000");
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
+    problems.push("LLM_TIMEOUT_MS must be an integer 100-600000 (milliseconds)");
+  }
+  const dailyTokens = Number(get("LLM_DAILY_TOKENS") ?? "200000");
+  if (!Number.isInteger(dailyTokens) || dailyTokens < 0) {
+    problems.push("LLM_DAILY_TOKENS must be a whole number of tokens (0 stops every AI summary)");
+  }
+  if (apiUrl === undefined) {
+    if (model !== undefined) problems.push("LLM_MODEL is set but LLM_API_URL is not: set both to use AI summaries");
+    return undefined;
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(apiUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    problems.push("LLM_API_URL must be an http(s) URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1");
+  } else if (parsed.username || parsed.password) {
+    problems.push("LLM_API_URL must not contain credentials: put the key in LLM_API_KEY");
+  }
+  if (model === undefined) {
+    problems.push("LLM_MODEL is required with LLM_API_URL (the model name, such as gpt-4o-mini or llama3.1)");
+  }
+  if (model !== undefined && model.length > 200) problems.push("LLM_MODEL must be at most 200 characters");
+  return Object.freeze({
+    apiUrl: noTrailingSlash(apiUrl),
+    apiKey: get("LLM_API_KEY"),
+    model: model ?? "",
+    timeoutMs,
+    dailyTokens,
   });
 }

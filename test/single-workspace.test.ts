@@ -47,7 +47,13 @@ describe.each(["http", "socket"] as const)(
       expect(login.statusCode).toBe(302);
       admin = String([login.headers["set-cookie"]].flat().find((c) => c?.startsWith("svc_session="))).split(";")[0]!;
       const me = await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie: admin } });
-      expect(me.json()).toEqual({ user_id: "U0LEAD", team_id: TEAM, team_name: "Solo", role: "admin" });
+      expect(me.json()).toEqual({
+        user_id: "U0LEAD",
+        team_id: TEAM,
+        team_name: "Solo",
+        role: "admin",
+        ai_summaries_available: false,
+      });
     });
 
     it("creates a standup in the dashboard and runs it now: each member of the channel is asked once", async () => {

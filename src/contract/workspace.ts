@@ -14,7 +14,15 @@ export const healthDown = z.object({
 });
 
 export const me = z
-  .object({ user_id: z.string(), team_id: z.string(), team_name: z.string(), role })
+  .object({
+    user_id: z.string(),
+    team_id: z.string(),
+    team_name: z.string(),
+    role,
+    ai_summaries_available: z
+      .boolean()
+      .describe("Whether this server has a model for AI summaries (LLM_API_URL is set)"),
+  })
   .meta({ id: "CurrentUser" });
 
 export const member = z
@@ -117,6 +125,9 @@ export const schedule = z
     kudos_field: z
       .boolean()
       .describe("The answer modal has an optional shout-out: people picked there (or mentioned) get kudos"),
+    ai_summary: z
+      .boolean()
+      .describe("At close, post a short AI summary in the run's thread (needs a model: LLM_API_URL; default false)"),
     next_run_at: isoTimestamp
       .nullable()
       .describe("When the next run starts (holidays and DST included; the schedule's zone); null when paused or never"),

@@ -959,3 +959,22 @@ export const llmUsage = pgTable(
   },
   (t) => [primaryKey({ name: "llm_usage_pk", columns: [t.teamId, t.day] })],
 );
+
+/** One AI summary per standup and week for the weekly digest, claimed before the model is called (0032). */
+export const aiDigestSummaries = pgTable(
+  "ai_digest_summaries",
+  {
+    teamId: text("team_id").notNull(),
+    scheduleId: text("schedule_id").notNull(),
+    weekStart: date("week_start", { mode: "string" }).notNull(),
+    status: text("status").$type<AiSummaryStatus>().notNull(),
+    text: text("text"),
+    model: text("model"),
+    tokens: integer("tokens").notNull().default(0),
+    /** Why it failed, without any answer text. */
+    error: text("error"),
+    createdAt: tstz("created_at").notNull(),
+    finishedAt: tstz("finished_at"),
+  },
+  (t) => [primaryKey({ name: "ai_digest_summaries_pk", columns: [t.teamId, t.scheduleId, t.weekStart] })],
+);

@@ -3,6 +3,7 @@ import { PACKAGE_VERSION } from "../http/server.ts";
 import { getKudos } from "./kudos-tools.ts";
 import { getQuestionStats } from "./question-tools.ts";
 import { getBlockers, getStandups, getTodayStandups, searchStandups } from "./standup-tools.ts";
+import { getSummary } from "./summary-tools.ts";
 import type { Tool, ToolContext } from "./tool-kit.ts";
 import { getMembers, getMoodSummary, getParticipation, getWorkspaceSummary } from "./workspace-tools.ts";
 
@@ -19,6 +20,7 @@ export const TOOLS: readonly Tool[] = [
   getMoodSummary,
   getKudos,
   getQuestionStats,
+  getSummary,
 ];
 
 export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);

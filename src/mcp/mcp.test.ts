@@ -20,6 +20,7 @@ const TOOL_NAMES = [
   "get_mood_summary",
   "get_kudos",
   "get_question_stats",
+  "get_summary",
 ];
 const ACCEPT = "application/json, text/event-stream";
 

@@ -33,6 +33,8 @@ export interface StandupDigest {
   mood: { daily: { date: string; avg: number }[]; average: number | null; trend: "up" | "down" | "flat" };
   /** The open blocker items (active blockers) reported in the week: how many, and the newest few. */
   blockers: { count: number; latest: DigestBlocker[] };
+  /** The week in a few sentences by the server's model, when the standup asks for AI summaries (escaped in HTML). */
+  ai?: { text: string; model: string };
 }
 
 export interface WeeklyDigest {

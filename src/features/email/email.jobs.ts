@@ -1,6 +1,7 @@
 import { findActiveInstallation, findInstallation } from "../../chat/installations.repo.ts";
 import type { Deps } from "../../deps.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
+import { weekAiSummaries } from "../ai-summary/index.ts";
 import { workspaceTimezone } from "../calendar/index.ts";
 import { findMember, type MemberRow } from "../members/index.ts";
 import { buildDigest } from "./digest.content.ts";
@@ -98,6 +99,16 @@ async function prepareDigest(deps: Deps, claim: EmailSendRow, links: Links): Pro
     asOf: claim.createdAt,
   });
   if (!digest) return { skip: "no standup ran that week" };
+  const ai = await weekAiSummaries(
+    deps,
+    claim.teamId,
+    { from: digest.weekStart, to: digest.weekEnd },
+    digest.standups.map((s) => s.scheduleId),
+  );
+  for (const s of digest.standups) {
+    const summary = ai.get(s.scheduleId);
+    if (summary) s.ai = summary;
+  }
   const rendered = renderDigest(digest, { ...links, recipientName: greetingName(member) });
   return { mail: outgoing(deps, claim, member.email, rendered, links.unsubscribeUrl) };
 }

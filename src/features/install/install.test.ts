@@ -74,7 +74,13 @@ describe("install through OAuth", async () => {
     expect(login.statusCode).toBe(302);
     const cookie = String([login.headers["set-cookie"]].flat()[0]).split(";")[0]!;
     const me = await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie } });
-    expect(me.json()).toEqual({ user_id: "U0INSTALL", team_id: "T0ACME", team_name: "Acme Rockets", role: "admin" });
+    expect(me.json()).toEqual({
+      user_id: "U0INSTALL",
+      team_id: "T0ACME",
+      team_name: "Acme Rockets",
+      role: "admin",
+      ai_summaries_available: false,
+    });
     const members = (await t.inject({ method: "GET", url: "/dashboard/api/members", headers: { cookie } })).json();
     expect(members).toEqual(
       expect.arrayContaining([

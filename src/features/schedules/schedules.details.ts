@@ -113,6 +113,7 @@ export async function presentSchedules(deps: DetailDeps, teamId: string, list: S
       reminder_minutes: row.reminderMinutes,
       ask_in_member_timezone: row.askInMemberTimezone,
       kudos_field: row.kudosField,
+      ai_summary: row.aiSummary,
       next_run_at: next ? next.toISOString() : null,
       last_run: last
         ? {

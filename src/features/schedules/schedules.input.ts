@@ -175,6 +175,8 @@ const askInMemberTimezone = z.boolean({ error: "ask_in_member_timezone must be t
 
 const kudosField = z.boolean({ error: "kudos_field must be true or false" });
 
+const aiSummary = z.boolean({ error: "ai_summary must be true or false" });
+
 const answerEarlyHours = z
   .number({ error: EARLY_MESSAGE })
   .int(EARLY_MESSAGE)
@@ -208,6 +210,9 @@ export const scheduleUpdateInput = z.object(
     kudos_field: kudosField
       .optional()
       .describe("Add an optional shout-out to the answer modal that gives kudos (default false)"),
+    ai_summary: aiSummary
+      .optional()
+      .describe("Post an AI summary in the run's thread at close, when a model is configured (default false)"),
     answer_early_hours: answerEarlyHours
       .optional()
       .describe(

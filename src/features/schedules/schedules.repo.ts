@@ -23,6 +23,7 @@ export type SchedulePatch = Partial<
     | "reminderMinutes"
     | "askInMemberTimezone"
     | "kudosField"
+    | "aiSummary"
     | "timingChangedAt"
   >
 >;

@@ -148,6 +148,7 @@ export async function storeSchedule(
     reminderMinutes: input.reminder_minutes !== undefined ? input.reminder_minutes : DEFAULT_REMINDER_MINUTES,
     askInMemberTimezone: input.ask_in_member_timezone ?? false,
     kudosField: input.kudos_field ?? false,
+    aiSummary: input.ai_summary ?? false,
     // A new schedule runs from its first start after now, never for a time of today that has already passed.
     timingChangedAt: now,
     createdAt: now,
@@ -180,6 +181,7 @@ export function schedulePatch(current: ScheduleRow, input: ScheduleUpdate, now: 
   }
   if (changed("name", input.name)) patch.name = input.name;
   if (changed("kudosField", input.kudos_field)) patch.kudosField = input.kudos_field;
+  if (changed("aiSummary", input.ai_summary)) patch.aiSummary = input.ai_summary;
   if (input.reminder_minutes !== undefined) patch.reminderMinutes = input.reminder_minutes;
   if (changed("answerEarlyHours", input.answer_early_hours)) patch.answerEarlyHours = input.answer_early_hours;
   const given = givenQuestions(input, current);

@@ -70,6 +70,7 @@ describe("schedules API", async () => {
         "reminder_minutes",
         "ask_in_member_timezone",
         "kudos_field",
+        "ai_summary",
         "next_run_at",
         "last_run",
         "participant_count",
@@ -88,6 +89,7 @@ describe("schedules API", async () => {
       reminder_minutes: 120,
       ask_in_member_timezone: false,
       kudos_field: false,
+      ai_summary: false,
       last_run: null,
       participant_count: 0,
     });
@@ -124,6 +126,7 @@ describe("schedules API", async () => {
       reminder_minutes: 120,
       ask_in_member_timezone: false,
       kudos_field: false,
+      ai_summary: false,
       next_run_at: null,
       last_run: null,
       participant_count: 0,

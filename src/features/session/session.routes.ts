@@ -214,7 +214,13 @@ export function sessionRoutes(app: App, deps: Deps): void {
     { schema: { summary: "Who is signed in", response: { 200: me, ...sessionErrors } } },
     async (req) => {
       const s = requireSession(req);
-      return { user_id: s.userId, team_id: s.teamId, team_name: s.teamName, role: s.role };
+      return {
+        user_id: s.userId,
+        team_id: s.teamId,
+        team_name: s.teamName,
+        role: s.role,
+        ai_summaries_available: deps.config.llm !== undefined,
+      };
     },
   );
 }

@@ -21,7 +21,13 @@ describe("sign-in by login token and sessions", async () => {
     expect(cookie).toContain("Secure");
     expect(cookie).toContain("Path=/");
     const me = await t.inject({ method: "GET", url: "/dashboard/api/me", headers: { cookie: cookie.split(";")[0]! } });
-    expect(me.json()).toEqual({ user_id: "U0SESADMIN", team_id: "T0SES", team_name: "Team T0SES", role: "admin" });
+    expect(me.json()).toEqual({
+      user_id: "U0SESADMIN",
+      team_id: "T0SES",
+      team_name: "Team T0SES",
+      role: "admin",
+      ai_summaries_available: false,
+    });
   });
 
   it("GET /dashboard?t= signs in the same way", async () => {

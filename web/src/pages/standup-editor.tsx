@@ -5,7 +5,7 @@ import { Loading, Notice, QueryView } from "../components/states.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { formatStandupTime, parseDays, WEEKDAY_LABELS, WEEKDAYS, type Weekday } from "../lib/format.ts";
 import { useCreateStandup, useUpdateStandup } from "../lib/mutations.ts";
-import { useChannels, useStandups, useTemplates } from "../lib/queries.ts";
+import { useChannels, useMe, useStandups, useTemplates } from "../lib/queries.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { allTimezones, browserTimezone, timezoneMatches, utcOffset } from "../lib/timezones.ts";
 import type { Channel, Schedule, ScheduleInput } from "../lib/types.ts";
@@ -45,6 +45,8 @@ interface FormState {
   askInMemberTimezone: boolean;
   /** The answer modal's optional shout-out that gives kudos. */
   kudosField: boolean;
+  /** Post an AI summary in the thread at close (needs a model on the server). */
+  aiSummary: boolean;
   /** Hours before a run that members may answer it ahead, as typed (0–16). */
   answerEarlyHours: string;
   active: boolean;
@@ -75,6 +77,7 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
       reminderMinutes: schedule.reminder_minutes,
       askInMemberTimezone: schedule.ask_in_member_timezone,
       kudosField: schedule.kudos_field,
+      aiSummary: schedule.ai_summary,
       answerEarlyHours: String(schedule.answer_early_hours),
       active: schedule.active,
     };
@@ -91,6 +94,7 @@ function initialState(schedule: Schedule | undefined, channels: Channel[] | unde
     reminderMinutes: DEFAULT_REMINDER,
     askInMemberTimezone: false,
     kudosField: false,
+    aiSummary: false,
     answerEarlyHours: String(DEFAULT_ANSWER_EARLY_HOURS),
     active: true,
   };
@@ -175,6 +179,8 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
   const [pausing, setPausing] = useState<ScheduleInput | undefined>();
   const errorRef = useRef<HTMLDivElement>(null);
   const update = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
+  // Without a model on the server the box cannot be ticked (one already ticked stays as it is until unticked).
+  const aiAvailable = useMe().data?.ai_summaries_available === true;
 
   useEffect(() => {
     if (error) errorRef.current?.focus();
@@ -249,6 +255,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
       reminder_minutes: form.reminderMinutes,
       ask_in_member_timezone: form.askInMemberTimezone,
       kudos_field: form.kudosField,
+      ai_summary: form.aiSummary,
       answer_early_hours: Number(form.answerEarlyHours.trim()),
       active: form.active,
     };
@@ -563,6 +570,25 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           </div>
           <p id="kudos-field-help" className="field-help">
             An optional field where people pick teammates to thank: each gets a kudo, shown on the Kudos page.
+          </p>
+        </div>
+
+        <div className="field">
+          <div className="field-check">
+            <input
+              id="ai-summary"
+              type="checkbox"
+              checked={form.aiSummary}
+              disabled={!aiAvailable && !form.aiSummary}
+              onChange={(e) => update({ aiSummary: e.target.checked })}
+              aria-describedby="ai-summary-help"
+            />
+            <label htmlFor="ai-summary">Post an AI summary in the thread at close</label>
+          </div>
+          <p id="ai-summary-help" className="field-help">
+            {aiAvailable
+              ? "A few sentences by your server's model (themes, risks, blockers, who needs help), labelled as generated. Anonymous answers are never sent."
+              : "Set LLM_API_URL to use AI summaries."}
           </p>
         </div>
 
