@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { displayName, standupChannelNames } from "../features/schedules/index.ts";
 import {
   findResponseOfRun,
   findRun,
@@ -7,8 +8,8 @@ import {
   type RunRow,
   runQuestions,
   type SubmitOutcome,
+  scheduleName,
   skipRun,
-  standupName,
   submitResponse,
 } from "../features/standups/index.ts";
 import { defineTool, scheduleArg, type ToolContext, ToolError } from "./tool-kit.ts";
@@ -24,8 +25,17 @@ const runArg = (what: string) =>
     .optional()
     .describe(`The run (one day of a standup): ${what}`);
 
+/** A standup's name as the read tools give it (standup_name): its own, or "#<channel> standup". */
+async function standupName(ctx: ToolContext, run: RunRow): Promise<string> {
+  const [name, channels] = await Promise.all([
+    scheduleName(ctx.deps.db, ctx.teamId, run.scheduleId),
+    standupChannelNames(ctx.deps, ctx.teamId),
+  ]);
+  return displayName({ name, channelId: run.channelId }, channels);
+}
+
 async function describeRun(ctx: ToolContext, run: RunRow): Promise<string> {
-  return `${await standupName(ctx.deps, run)} of ${run.localDate} (schedule_id ${run.scheduleId}, run_id ${run.id})`;
+  return `${await standupName(ctx, run)} of ${run.localDate} (schedule_id ${run.scheduleId}, run_id ${run.id})`;
 }
 
 /** The run an answer is for: the one named, or the member's only open run (of the standup named). */
@@ -152,7 +162,7 @@ export const skipStandupTool = defineTool({
     const skipped = [];
     for (const run of runs) {
       if (!(await skipRun(ctx.deps, ctx.teamId, run.id, w.userId))) continue;
-      const standup_name = await standupName(ctx.deps, run);
+      const standup_name = await standupName(ctx, run);
       skipped.push({ run_id: run.id, schedule_id: run.scheduleId, standup_name, standup_date: run.localDate });
     }
     if (skipped.length === 0) {

@@ -16,7 +16,7 @@ export {
   resolveBlocker,
 } from "./blocker-items.ts";
 export { isActiveBlocker } from "./blockers.ts";
-export { standupName } from "./dm-conversation.ts";
+export { scheduleName } from "./dm-conversation.repo.ts";
 export type { StandupCompletedEvent, StandupResponseEvent } from "./events.ts";
 export {
   type ImportedHistory,
