@@ -68,6 +68,12 @@ describe("MCP write tools: time off, kudos, blockers, tenancy", async () => {
     expect(await timeOffOf(ANA)).toEqual([
       { start_date: "2026-03-10", end_date: "2026-03-12", reason: "Holiday", via: "mcp" },
     ]);
+    // The dashboard's time-off list says where it came from.
+    const cookie = await t.signIn(A, ANA);
+    const listed = await t.inject({ method: "GET", url: "/dashboard/api/time-off", headers: { cookie } });
+    expect((listed.json() as { items: unknown[] }).items).toEqual([
+      expect.objectContaining({ start_date: "2026-03-10", via: "mcp", created_by: ANA }),
+    ]);
     const merged = await mcp.call(ana, "set_time_off", { start_date: "2026-03-13", end_date: "2026-03-14" });
     expect(merged.json.time_off).toEqual([
       { id: expect.any(Number), start_date: "2026-03-10", end_date: "2026-03-14", reason: "Holiday" },

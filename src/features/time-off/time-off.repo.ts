@@ -128,7 +128,7 @@ export async function selectRanges(
     ex,
     sql`select o.id, o.team_id as "teamId", o.user_id as "userId", o.start_date::text as "startDate",
                o.end_date::text as "endDate", o.reason, o.created_by as "createdBy", o.created_at as "createdAt",
-               o.updated_at as "updatedAt",
+               o.updated_at as "updatedAt", o.via,
                coalesce(nullif(m.real_name, ''), nullif(m.display_name, ''), o.user_id) as "realName"
         from time_off o
         left join members m on m.team_id = o.team_id and m.user_id = o.user_id

@@ -162,6 +162,7 @@ export function presentRange(r: TimeOffRow & { realName?: string }, today: strin
     created_by: r.createdBy,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
+    via: r.via === "mcp" ? "mcp" : null,
   };
 }
 
