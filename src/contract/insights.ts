@@ -58,6 +58,7 @@ export const standupResponse = z
       ),
     submitted_at: isoTimestamp,
     late: z.boolean().describe("Given after the member's window on the run closed (counted as answered, not on time)"),
+    via: z.enum(["mcp"]).nullable().describe('"mcp": given or last edited from an AI client (MCP); null: from Slack'),
   })
   .meta({ id: "StandupResponse" });
 

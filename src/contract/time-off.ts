@@ -23,6 +23,7 @@ export const timeOffRange = z
     created_by: z.string(),
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
+    via: z.enum(["mcp"]).nullable().describe('"mcp": set (or last merged) from an AI client; null: Slack or dashboard'),
   })
   .meta({ id: "TimeOffRange" });
 

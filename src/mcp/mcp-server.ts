@@ -6,6 +6,7 @@ import { getBlockers, getStandups, getTodayStandups, searchStandups } from "./st
 import { getSummary } from "./summary-tools.ts";
 import type { Tool, ToolContext } from "./tool-kit.ts";
 import { getMembers, getMoodSummary, getParticipation, getWorkspaceSummary } from "./workspace-tools.ts";
+import { WRITE_TOOLS } from "./write-tools.ts";
 
 export const SERVER_NAME = "upbeat";
 
@@ -21,14 +22,17 @@ export const TOOLS: readonly Tool[] = [
   getKudos,
   getQuestionStats,
   getSummary,
+  ...WRITE_TOOLS,
 ];
 
 export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
 
 const INSTRUCTIONS =
   "Upbeat runs daily standups in one Slack workspace: each member answers what they did yesterday, what they " +
-  "plan today, any blockers, and picks a mood; members also give each other kudos. These tools read that data " +
-  "(they never change anything). " +
+  "plan today, any blockers, and picks a mood; members also give each other kudos. The read tools (get_…, " +
+  "search_standups) are always available and never change anything. With the standups:write scope the write tools " +
+  "(submit_standup, skip_standup, set_time_off, give_kudos, resolve_blocker) act as the credential's member only, " +
+  "as if they did it in Slack. " +
   "Dates are YYYY-MM-DD in the workspace timezone. Start with get_workspace_summary; use get_members to map " +
   "names to user ids.";
 

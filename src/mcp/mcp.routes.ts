@@ -117,7 +117,7 @@ export function mcpRoutes(app: FastifyInstance, deps: Deps): void {
       "/mcp",
       {
         schema: {
-          summary: "Model Context Protocol over Streamable HTTP (stateless, JSON answers); read-only tools",
+          summary: "Model Context Protocol over Streamable HTTP (stateless, JSON answers); read and write tools",
           body: rpcRequestDoc,
           response: mcpPostResponses,
         },

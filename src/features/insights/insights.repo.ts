@@ -30,7 +30,7 @@ export const RESPONSE_COLUMNS = sql`r.user_id, ${sql.raw(personNameSql("m"))} as
   r.standup_date::text as standup_date, r.schedule_id, coalesce(s.name, '') as schedule_name,
   coalesce(s.channel_id, run.channel_id, '') as channel_id, run.questions, r.answers, run.blocker_question,
   run.question_details, r.answer_values,
-  r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood, r.has_blocker, r.late,
+  r.yesterday, r.today, r.blockers, coalesce(r.mood, '') as mood, r.has_blocker, r.late, r.via,
   to_char(r.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as submitted_at`;
 
 export const RESPONSE_JOINS = sql`left join members m on m.team_id = r.team_id and m.user_id = r.user_id

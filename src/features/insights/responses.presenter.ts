@@ -32,6 +32,8 @@ export interface ResponseRecord {
   submitted_at: string;
   /** Given after the member's window closed. */
   late: boolean;
+  /** 'mcp' when an AI client gave it (the latest writer); null or absent: Slack. */
+  via?: string | null;
 }
 
 /** Whether the run asked question `i` anonymously: its answer is never shown beside a member. */
@@ -87,5 +89,6 @@ export function presentResponse(r: ResponseRecord, channels?: ReadonlyMap<string
     answer_values: presentValues(r),
     submitted_at: r.submitted_at,
     late: r.late,
+    via: r.via === "mcp" ? "mcp" : null,
   };
 }

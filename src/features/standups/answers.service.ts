@@ -1,5 +1,6 @@
 import type { AnswerValue } from "../../contract/questions.ts";
 import type { Tx } from "../../db/client.ts";
+import type { AnswerVia } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { resolveTicked } from "./blocker-actions.ts";
 import { trackBlocker } from "./blocker-items.ts";
@@ -48,6 +49,8 @@ export async function submitResponse(
     resolveBlockerId?: number;
     /** The DM conversation already took an anonymous answer apart (drafts): the response is not empty. */
     anonymousGiven?: boolean;
+    /** Where the answer came from when not from Slack ('mcp'): the latest writer sets it, so a Slack edit clears it. */
+    via?: AnswerVia | null;
   },
   /** More to store with the answer, in its transaction (the modal's shout-out): all of it or none of it. */
   alsoStore?: (tx: Tx, saved: { responseId: number; channelId: string }) => Promise<unknown>,
@@ -89,6 +92,7 @@ export async function submitResponse(
         answerValues: split.values,
         // Only a first submission sets it: an edit keeps the flag the response was given.
         late: window === "late",
+        via: input.via ?? null,
       },
       now,
     );

@@ -142,10 +142,15 @@ export interface ReplyInput {
   questionDetails?: QuestionDetail[] | null;
   /** Given after the member's window closed. */
   late?: boolean;
+  /** Given (or last edited) from an AI client: the reply ends with a "via MCP" note. */
+  via?: string | null;
 }
 
 /** Said under a reply whose answers were shortened to fit Slack. */
 const SHORTENED_NOTE = "_Long answers are shortened here to fit Slack; the dashboard has them in full._";
+
+/** Under an answer an AI client gave for the member (issue 26). */
+export const VIA_MCP_NOTE = "via MCP";
 
 export function replyMessage(r: ReplyInput): ChatMessage {
   const anonymous = new Set((r.questionDetails ?? []).flatMap((d, i) => (d.anonymous ? [i] : [])));
@@ -164,7 +169,12 @@ export function replyMessage(r: ReplyInput): ChatMessage {
   const shortened = fitted.some((l, i) => l !== lines[i]);
   return fitMessage({
     text: `Standup from <@${r.userId}>${r.hasBlocker ? " (blocker)" : ""}`,
-    blocks: [section(head), ...fitted.flatMap(sections), ...(shortened ? [context(SHORTENED_NOTE)] : [])],
+    blocks: [
+      section(head),
+      ...fitted.flatMap(sections),
+      ...(shortened ? [context(SHORTENED_NOTE)] : []),
+      ...(r.via === "mcp" ? [context(VIA_MCP_NOTE)] : []),
+    ],
   });
 }
 

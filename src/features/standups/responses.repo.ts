@@ -41,9 +41,12 @@ export type NewResponse = Pick<
   | "mood"
   | "hasBlocker"
 > &
-  Partial<Pick<ResponseRow, "late">>;
+  Partial<Pick<ResponseRow, "late" | "via">>;
 
-/** One response per member per schedule per standup date: a second submission edits it (never changing `late`). */
+/**
+ * One response per member per schedule per standup date: a second submission edits it (never changing `late`; `via`
+ * is the latest writer's).
+ */
 export async function upsertResponse(
   ex: Executor,
   r: NewResponse,
@@ -62,6 +65,8 @@ export async function upsertResponse(
         blockers: r.blockers,
         mood: r.mood,
         hasBlocker: r.hasBlocker,
+        // The latest writer's: an answer edited in Slack after an AI client gave it is no longer "via MCP".
+        via: r.via ?? null,
         editedAt: now,
         version: sql`${responses.version} + 1`,
       },

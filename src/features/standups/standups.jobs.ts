@@ -290,6 +290,7 @@ function replyFor(run: RunRow, r: ResponseRow) {
     edited: r.editedAt !== null,
     questionDetails: run.questionDetails,
     late: r.late,
+    via: r.via,
   });
 }
 

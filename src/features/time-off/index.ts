@@ -4,7 +4,7 @@ export { timeOffPersonalData } from "./personal-data.ts";
 export { timeOffPruneSteps } from "./retention.ts";
 export { awayOnSql, selectAwayOn } from "./time-off.repo.ts";
 export { timeOffRoutes } from "./time-off.routes.ts";
-export { comeBack, setAway, TIME_OFF_RETENTION_DAYS, upcomingRanges } from "./time-off.service.ts";
+export { comeBack, removeRange, setAway, TIME_OFF_RETENTION_DAYS, upcomingRanges } from "./time-off.service.ts";
 export {
   AWAY_USAGE,
   TIME_OFF_ACTIONS,

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import { anyOf } from "../../db/arrays.ts";
 import { type Executor, rows, type Tx } from "../../db/client.ts";
-import { timeOff } from "../../db/schema.ts";
+import { type AnswerVia, timeOff } from "../../db/schema.ts";
 
 export type TimeOffRow = typeof timeOff.$inferSelect;
 
@@ -52,6 +52,8 @@ export interface NewRange {
   endDate: string;
   reason: string;
   createdBy: string;
+  /** Where it came from when not Slack or the dashboard ('mcp'). */
+  via?: AnswerVia | null;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function insertMerged(tx: Tx, r: NewRange, now: Date): Promise<Time
       endDate,
       reason,
       createdBy: first?.createdBy ?? r.createdBy,
+      via: r.via ?? null,
       createdAt: first?.createdAt ?? now,
       updatedAt: now,
     })
@@ -125,7 +128,7 @@ export async function selectRanges(
     ex,
     sql`select o.id, o.team_id as "teamId", o.user_id as "userId", o.start_date::text as "startDate",
                o.end_date::text as "endDate", o.reason, o.created_by as "createdBy", o.created_at as "createdAt",
-               o.updated_at as "updatedAt",
+               o.updated_at as "updatedAt", o.via,
                coalesce(nullif(m.real_name, ''), nullif(m.display_name, ''), o.user_id) as "realName"
         from time_off o
         left join members m on m.team_id = o.team_id and m.user_id = o.user_id

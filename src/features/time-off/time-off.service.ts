@@ -7,6 +7,7 @@ import {
   type TimeOffRange,
 } from "../../contract/index.ts";
 import type { Tx } from "../../db/client.ts";
+import type { AnswerVia } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { adminRequired, badRequest, notFound } from "../../http/errors.ts";
 import { FORMER_MEMBER } from "../../lib/person-names.ts";
@@ -48,6 +49,8 @@ export interface RangeInput {
   startDate: string;
   endDate: string;
   reason?: string | undefined;
+  /** 'mcp' when an AI client sets it for the member; the merged range takes the latest writer's. */
+  via?: AnswerVia | null;
 }
 
 /** The problem with these dates (a message naming the field), or undefined when they can be stored. */
@@ -96,6 +99,7 @@ export async function setAway(
         endDate: input.endDate,
         reason: (input.reason ?? "").trim(),
         createdBy: input.by,
+        via: input.via ?? null,
       },
       now,
     );
@@ -158,6 +162,7 @@ export function presentRange(r: TimeOffRow & { realName?: string }, today: strin
     created_by: r.createdBy,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
+    via: r.via === "mcp" ? "mcp" : null,
   };
 }
 

@@ -77,6 +77,11 @@ export function AnswerCard({ response, showStandup = true }: { response: Standup
             Late
           </span>
         ) : null}
+        {response.via === "mcp" ? (
+          <span className="badge" title="Given (or last edited) from an AI client through MCP">
+            via MCP
+          </span>
+        ) : null}
         {showStandup && response.standup_name ? (
           <span className="muted answer-standup">{response.standup_name}</span>
         ) : null}

@@ -163,7 +163,12 @@ function RangeTable({ ranges, showMember }: { ranges: TimeOffRange[]; showMember
                 <td>
                   {/* At 390 px the member's name heads the days, so the Remove button fits beside them. */}
                   {showMember ? <strong className="show-narrow">{r.real_name}</strong> : null}
-                  {days(r)} {r.current ? <span className="badge badge-active">Away now</span> : null}
+                  {days(r)} {r.current ? <span className="badge badge-active">Away now</span> : null}{" "}
+                  {r.via === "mcp" ? (
+                    <span className="badge" title="Set from an AI client through MCP">
+                      via MCP
+                    </span>
+                  ) : null}
                 </td>
                 <td>{r.reason}</td>
                 <td>
