@@ -29,6 +29,12 @@ export function ConnectBox({ appUrl }: { appUrl: string }) {
   );
 }
 
+/** "Read only · connected 3 days ago by Maya Okafor · last used never". */
+function narrowFacts(g: OAuthGrant, isAdmin: boolean): string {
+  const who = isAdmin ? ` by ${g.mine ? "you" : g.user_name}` : "";
+  return `${scopesInWords(g.scopes)} · connected ${relativeTime(g.created_at)}${who} · last used ${relativeTime(g.last_used_at)}`;
+}
+
 function GrantRows({
   grants,
   isAdmin,
@@ -56,8 +62,14 @@ function GrantRows({
         <thead>
           <tr>
             <th scope="col">Client</th>
-            <th scope="col">Access</th>
-            {isAdmin ? <th scope="col">Connected by</th> : null}
+            <th scope="col" className="hide-narrow">
+              Access
+            </th>
+            {isAdmin ? (
+              <th scope="col" className="hide-narrow">
+                Connected by
+              </th>
+            ) : null}
             <th scope="col" className="hide-narrow">
               Connected
             </th>
@@ -74,13 +86,12 @@ function GrantRows({
             <tr key={g.id}>
               <th scope="row">
                 {g.client_name}
-                <div className="muted">{g.redirect_host}</div>
-                <div className="muted show-narrow">
-                  Connected {relativeTime(g.created_at)}, last used {relativeTime(g.last_used_at)}
-                </div>
+                <div className="grant-meta muted">{g.redirect_host}</div>
+                {/* A phone has no room for the columns: the same facts under the name. */}
+                <div className="grant-meta muted show-narrow">{narrowFacts(g, isAdmin)}</div>
               </th>
-              <td>{scopesInWords(g.scopes)}</td>
-              {isAdmin ? <td>{g.mine ? "You" : g.user_name}</td> : null}
+              <td className="hide-narrow">{scopesInWords(g.scopes)}</td>
+              {isAdmin ? <td className="hide-narrow">{g.mine ? "You" : g.user_name}</td> : null}
               <td className="hide-narrow" title={formatInstant(g.created_at)}>
                 {relativeTime(g.created_at)}
               </td>
