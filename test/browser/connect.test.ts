@@ -22,6 +22,8 @@ const TEAM = "T0CONNECT";
 const ADMIN = "U0CONADMIN";
 const MAYA = "U0CONMAYA";
 const CLIENT = "mcpc_connectTest000000";
+/** A client known by its metadata document: its https URL is its id, and that host vouches for it. */
+const DOC_CLIENT = "https://docs-assistant.example/oauth/client.json";
 const SHOTS = join(OUTPUT, "connect");
 
 let receiver: Server | undefined;
@@ -50,6 +52,11 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
         { clientId: CLIENT, name: "Test Assistant", redirectUris: [callback], clientUri: "https://assistant.example" },
         t.clock.now(),
       );
+      await seedOAuthClient(
+        t.deps.db,
+        { clientId: DOC_CLIENT, name: "Doc Assistant", redirectUris: [callback] },
+        t.clock.now(),
+      );
     },
     cleanup: async () => {
       await new Promise((resolve) => receiver?.close(resolve));
@@ -58,14 +65,14 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
   });
 
   /** A fresh request waiting for consent; returns its id (only its hash is stored). */
-  async function newRequest(write = true) {
+  async function newRequest(write = true, clientId = CLIENT) {
     requests += 1;
     const id = `req_${requests}_ZxQ8s1aVbT3nKp0yRw2mLc9dFh7`;
     await seedOAuthRequest(
       web.t.deps.db,
       {
         id,
-        clientId: CLIENT,
+        clientId,
         redirectUri: callback,
         state: `state-${requests}`,
         scopes: write ? ["standups:read", "standups:write"] : ["standups:read"],
@@ -135,11 +142,17 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
     });
   }
 
-  it("Deny returns to the client with access_denied and no grant", async () => {
-    const id = await newRequest(false);
+  it("a metadata-document client: its document's host vouches; Deny returns access_denied and no grant", async () => {
+    const id = await newRequest(false, DOC_CLIENT);
     const page = await web.newPage();
     const before = (await web.t.deps.db.select().from(oauthGrants)).length;
     await web.signIn(TEAM, ADMIN, `/dashboard/connect?request=${id}`, { page });
+    await expect
+      .poll(() => page.locator(".consent-origin").textContent(), { timeout: 10_000 })
+      .toContain("Published by docs-assistant.example");
+    expect(await page.getByText("not verified").count()).toBe(0);
+    // Read only: the write scope is not offered.
+    expect(await page.getByText("Submit and edit your standup answers", { exact: false }).count()).toBe(0);
     await page.getByRole("button", { name: "Deny" }).click();
     await page.waitForURL((url) => url.href.startsWith(`${callback}?`), { timeout: 10_000 });
     expect(new URL(page.url()).searchParams.get("error")).toBe("access_denied");
@@ -161,5 +174,34 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
     expect(await page.getByText("Start connecting again from your AI client.").count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, "expired-390.png"), fullPage: true });
     await page.close();
+  });
+});
+
+describe.runIf(hasChromium)("the consent page in the demo, signed out", () => {
+  const web = useBrowser({
+    app: {
+      demoSignIn: {
+        teamId: "T0CONDEMO",
+        userId: "U0CONDEMOADM",
+        name: "Dana Demo",
+        member: { userId: "U0CONDEMOMEM", name: "Mo Demo" },
+      },
+    },
+    seed: async (t) => {
+      await t.installTeam("T0CONDEMO", { name: "Demo Rockets", installer: "U0CONDEMOADM" });
+    },
+    watch: { console: (text) => !text.includes("401") },
+  });
+
+  it("offers the demo's sign-in buttons beside the Slack steps", async () => {
+    const page = await web.newPage();
+    await page.goto(`${web.base}/dashboard/connect?request=req_demo_0000000000000000000000`);
+    await expect
+      .poll(() => page.getByRole("link", { name: "Sign in as the admin" }).count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.getByRole("link", { name: "Sign in as a member" }).count()).toBe(1);
+    expect(await page.locator("main").textContent()).toContain("you come back to this page");
+    await page.close();
+    expect(web.problems).toEqual([]);
   });
 });
