@@ -242,7 +242,7 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await signIn(page, "U0WEBMEM");
     await expect.poll(() => page.getByRole("link", { name: "Reports" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("link", { name: "Members" }).count()).toBe(0);
-    expect(await page.getByRole("link", { name: "AI access" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Webhooks" }).count()).toBe(0);
     await page.goto(`${web.base}/dashboard/members`);
     await expect.poll(() => page.getByRole("heading", { name: "Admins only" }).count()).toBeGreaterThan(0);
     await page.close();

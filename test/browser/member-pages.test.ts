@@ -19,10 +19,11 @@ const MEMBER_PAGES = [
   "/time-off",
   "/celebrations",
   "/calendar",
+  "/ai-access",
   "/profile",
 ];
 /** Admin pages a member may still open by address: they say so without asking the server for admin data. */
-const ADMIN_PAGES = ["/members", "/rules", "/webhooks", "/ai-access", "/feed", "/email", "/profiles", "/standups/new"];
+const ADMIN_PAGES = ["/members", "/rules", "/webhooks", "/feed", "/email", "/profiles", "/standups/new"];
 
 describe.runIf(hasChromium)("a member's dashboard calls only what a member may use", () => {
   const web = useBrowser({

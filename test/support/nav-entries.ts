@@ -16,7 +16,7 @@ export const NAV_ENTRIES: { group: string; label: string; path: string; admin?: 
   { group: "People", label: "Kudos", path: "/kudos" },
   { group: "Connect", label: "Rules", path: "/rules", admin: true },
   { group: "Connect", label: "Webhooks", path: "/webhooks", admin: true },
-  { group: "Connect", label: "AI access", path: "/ai-access", admin: true },
+  { group: "Connect", label: "AI access", path: "/ai-access" },
   { group: "Connect", label: "Public feed", path: "/feed", admin: true },
   { group: "Connect", label: "E-mail", path: "/email", admin: true },
   { group: "You", label: "My profile", path: "/profile" },

@@ -28,6 +28,7 @@ const BlockersPage = lazy(() => import("./pages/blockers.tsx").then((m) => ({ de
 const TimeOffPage = lazy(() => import("./pages/time-off.tsx").then((m) => ({ default: m.TimeOffPage })));
 const EmailPage = lazy(() => import("./pages/email.tsx").then((m) => ({ default: m.EmailPage })));
 const MyProfilePage = lazy(() => import("./pages/my-profile.tsx").then((m) => ({ default: m.MyProfilePage })));
+const ConnectPage = lazy(() => import("./pages/connect.tsx").then((m) => ({ default: m.ConnectPage })));
 const ProfilesPage = lazy(() => import("./pages/profiles.tsx").then((m) => ({ default: m.ProfilesPage })));
 
 type Session =
@@ -57,7 +58,8 @@ function resolveRoute(path: string, search: URLSearchParams, me: Me): Route {
   if (path === "/time-off") return { title: "Time off", element: <TimeOffPage me={me} /> };
   if (path === "/members") return { title: "Members", element: <MembersPage me={me} />, admin: true };
   if (path === "/rules") return { title: "Rules", element: <RulesPage />, admin: true };
-  if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage />, admin: true };
+  // Everyone manages the AI clients they connected; the page keeps API keys to admins.
+  if (path === "/ai-access") return { title: "AI access", element: <AiAccessPage me={me} /> };
   if (path === "/webhooks") return { title: "Webhooks", element: <WebhooksPage />, admin: true };
   if (path === "/feed") return { title: "Public feed", element: <FeedPage />, admin: true };
   if (path === "/celebrations") return { title: "Celebrations", element: <CelebrationsPage /> };
@@ -141,10 +143,21 @@ export function App() {
 
   const route = session.kind === "ready" ? resolveRoute(path, search, session.me) : undefined;
   useEffect(() => {
+    // The consent page names its own title (the client asking).
+    if (path === "/connect") return;
     const title =
       session.kind === "signed-out" ? "Sign in" : route ? route.title : session.kind === "error" ? "Error" : "Loading";
     document.title = `${title} · Upbeat`;
-  }, [session.kind, route]);
+  }, [session.kind, route, path]);
+
+  // An AI client's consent request: a page of its own, signed in or not (it explains signing in itself).
+  if (path === "/connect") {
+    return (
+      <Suspense fallback={<Loading label="Loading the request…" />}>
+        <ConnectPage search={search} />
+      </Suspense>
+    );
+  }
 
   if (session.kind === "loading") {
     return (

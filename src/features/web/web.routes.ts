@@ -25,6 +25,8 @@ export const CLIENT_ROUTES: ReadonlySet<string> = new Set([
   "celebrations",
   "calendar",
   "time-off",
+  // The consent page an AI client's OAuth sign-in sends people to.
+  "connect",
 ]);
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;

@@ -44,7 +44,7 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { to: "/rules", label: "Rules", admin: true },
       { to: "/webhooks", label: "Webhooks", admin: true },
-      { to: "/ai-access", label: "AI access", admin: true },
+      { to: "/ai-access", label: "AI access" },
       { to: "/feed", label: "Public feed", admin: true },
       { to: "/email", label: "E-mail", admin: true },
     ],

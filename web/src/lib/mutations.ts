@@ -144,7 +144,11 @@ export function useDeleteWorkspace() {
 export function useCreateMcpKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => api.post<CreatedMcpKey>("/mcp/keys", name ? { name } : {}),
+    mutationFn: ({ name, write }: { name: string; write: boolean }) =>
+      api.post<CreatedMcpKey>("/mcp/keys", {
+        ...(name ? { name } : {}),
+        scopes: write ? ["standups:read", "standups:write"] : ["standups:read"],
+      }),
     // The answer holds the whole key: drop it as soon as the page that shows it closes.
     gcTime: 0,
     onSuccess: (created) => {

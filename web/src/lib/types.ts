@@ -34,6 +34,7 @@ export type {
   MemberSyncQueued,
   MemberSyncStatus,
   MoodDay,
+  OAuthGrant,
   ParticipationRow,
   Person,
   Profile,

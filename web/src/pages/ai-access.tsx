@@ -1,12 +1,14 @@
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { CopyButton } from "../components/copy-button.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, FormError, Notice, QueryView } from "../components/states.tsx";
-import { formatInstant } from "../lib/format.ts";
-import { useCreateMcpKey, useRevokeMcpKey } from "../lib/mutations.ts";
+import { Empty, Notice, QueryView } from "../components/states.tsx";
+import { appUrlOf } from "../lib/ai-clients.ts";
+import { useRevokeMcpKey } from "../lib/mutations.ts";
 import { useMcpConfig, useMcpKeys } from "../lib/queries.ts";
-import type { CreatedMcpKey, McpClientConfig, McpConfigs, McpKey } from "../lib/types.ts";
+import type { CreatedMcpKey, McpClientConfig, McpConfigs, McpKey, Me } from "../lib/types.ts";
+import { CreateKey, KeyList, NewKey } from "./ai-access-keys.tsx";
+import { ConnectBox, ConnectedClients } from "./connected-clients.tsx";
 
 const API_KEY_PLACEHOLDER = "<API_KEY>";
 
@@ -28,123 +30,6 @@ function snippetFor(kind: string, config: McpClientConfig, key: string | undefin
   const body = kind === "vscode" && config.servers ? { servers: config.servers } : { mcpServers: config.mcpServers };
   const text = JSON.stringify(body, null, 2);
   return key ? text.split(API_KEY_PLACEHOLDER).join(key) : text;
-}
-
-function CreateKey({ onCreated }: { onCreated: (key: CreatedMcpKey) => void }) {
-  const [name, setName] = useState("");
-  const create = useCreateMcpKey();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(name.trim(), {
-      onSuccess: (created) => {
-        onCreated(created);
-        setName("");
-      },
-    });
-  };
-  return (
-    <form className="card" onSubmit={submit} noValidate>
-      <h2>Create an API key</h2>
-      <div className="field">
-        <label htmlFor="key-name">Name (optional)</label>
-        <div className="input-group">
-          <input
-            id="key-name"
-            className="input"
-            value={name}
-            maxLength={100}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. Dana's Claude Desktop"
-            autoComplete="off"
-          />
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create key"}
-          </button>
-        </div>
-        <p className="field-help">
-          A key lets an AI assistant read this workspace's standups, blockers, participation and moods. It cannot change
-          anything.
-        </p>
-        <FormError error={create.error} />
-      </div>
-    </form>
-  );
-}
-
-function NewKey({ created, onDone }: { created: CreatedMcpKey; onDone: () => void }) {
-  return (
-    <section className="card secret" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">Your new key{created.name ? `: ${created.name}` : ""}</h2>
-      <p>
-        <strong>Copy it now.</strong> It is shown only once; Upbeat keeps only a fingerprint of it.
-      </p>
-      <div className="secret-row">
-        <code className="secret-value">{created.key}</code>
-        <CopyButton text={created.key} label="Copy key" className="button button-primary" />
-      </div>
-      <p className="field-help">The configuration snippets below include this key until you close this box.</p>
-      <button type="button" className="button" onClick={onDone}>
-        I have copied it
-      </button>
-    </section>
-  );
-}
-
-function KeyList({ keys, onRevoke }: { keys: McpKey[]; onRevoke: (key: McpKey) => void }) {
-  if (keys.length === 0) {
-    return (
-      <Empty title="No API keys yet">
-        <p>Create one above to connect an AI assistant.</p>
-      </Empty>
-    );
-  }
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="sr-only">API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col" className="hide-narrow">
-              Created
-            </th>
-            <th scope="col" className="hide-narrow">
-              Last used
-            </th>
-            <th scope="col">
-              <span className="sr-only">Status and actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.id} className={k.active ? undefined : "row-inactive"}>
-              <th scope="row">{k.name || <span className="muted">Unnamed</span>}</th>
-              <td>
-                <code>{k.key_prefix}…</code>
-              </td>
-              <td className="hide-narrow">{formatInstant(k.created_at)}</td>
-              <td className="hide-narrow">{formatInstant(k.last_used_at)}</td>
-              <td className="actions-cell">
-                {k.active ? (
-                  <button
-                    type="button"
-                    className="button button-small button-danger-outline"
-                    onClick={() => onRevoke(k)}
-                  >
-                    Revoke<span className="sr-only"> key {k.name || k.key_prefix}</span>
-                  </button>
-                ) : (
-                  <span className="badge badge-paused">Revoked</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
 }
 
 function ClientConfigs({ configs, newKey }: { configs: McpConfigs; newKey: string | undefined }) {
@@ -180,9 +65,25 @@ function ClientConfigs({ configs, newKey }: { configs: McpConfigs; newKey: strin
   );
 }
 
-export function AiAccessPage() {
-  const keys = useMcpKeys();
+export function AiAccessPage({ me }: { me: Me }) {
+  const isAdmin = me.role === "admin";
   const configs = useMcpConfig();
+  return (
+    <>
+      <PageHeader
+        title="AI access"
+        lead="Let AI assistants (Claude, ChatGPT, Cursor, VS Code and other MCP clients) read standup data and, when you allow it, act for you."
+      />
+      <ConnectBox appUrl={appUrlOf(configs.data)} />
+      <ConnectedClients isAdmin={isAdmin} />
+      {isAdmin ? <ApiKeys configs={configs} /> : null}
+    </>
+  );
+}
+
+/** Admins only: keys, and the snippets for clients that send one. */
+function ApiKeys({ configs }: { configs: ReturnType<typeof useMcpConfig> }) {
+  const keys = useMcpKeys();
   const revokeKey = useRevokeMcpKey();
   const [created, setCreated] = useState<CreatedMcpKey | undefined>();
   const [revoking, setRevoking] = useState<McpKey | undefined>();
@@ -201,10 +102,6 @@ export function AiAccessPage() {
 
   return (
     <>
-      <PageHeader
-        title="AI access"
-        lead="Let AI assistants (Claude, Cursor, VS Code and other MCP clients) read standup data with an API key."
-      />
       {created ? (
         <NewKey created={created} onDone={() => setCreated(undefined)} />
       ) : (
@@ -222,7 +119,7 @@ export function AiAccessPage() {
       ) : null}
       <section className="panel" aria-labelledby="keys-title">
         <div className="panel-head">
-          <h2 id="keys-title">Keys</h2>
+          <h2 id="keys-title">API keys</h2>
         </div>
         <QueryView query={keys} loading="Loading keys…">
           {(list) => (

@@ -32,11 +32,11 @@ export function RoleDialog(props: {
       onCancel={onCancel}
     >
       {self ? (
-        <p>You will lose access to members, AI access and the public feed. Another admin can give it back.</p>
+        <p>You will lose access to members, API keys and the public feed. Another admin can give it back.</p>
       ) : toAdmin ? (
         <p>
           {name} can then set up, pause and delete standups, change members' roles, delete people's data, and manage
-          rules, webhooks, AI access, the public feed and e-mail.
+          rules, webhooks, API keys, the public feed and e-mail.
         </p>
       ) : (
         <p>

@@ -1,0 +1,172 @@
+import { type ReactNode, useEffect, useState } from "react";
+import { SignedOut } from "../components/signed-out.tsx";
+import { FormError, Loading } from "../components/states.tsx";
+import {
+  type ConsentRequest,
+  type McpScope,
+  SCOPE_WORDS,
+  useConsentRequest,
+  useDecideRequest,
+} from "../lib/ai-clients.ts";
+import { ApiError, errorMessage } from "../lib/api.ts";
+
+/**
+ * The consent page an AI client's sign-in lands on (`/dashboard/connect?request=…`): who wants what, where the
+ * answer goes, and Approve or Deny. Focused on purpose: no navigation to wander off into mid-flow.
+ */
+
+const START_AGAIN = "Start connecting again from your AI client.";
+
+function hostOf(url: string | null): string {
+  if (!url) return "";
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <main id="main" className="signin" tabIndex={-1}>
+      <div className="signin-card consent">
+        <span className="brand-mark brand-mark-large" aria-hidden="true" />
+        {children}
+      </div>
+    </main>
+  );
+}
+
+function Gone({ title, text }: { title: string; text: string }) {
+  return (
+    <Frame>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <p>
+        <strong>{START_AGAIN}</strong>
+      </p>
+    </Frame>
+  );
+}
+
+/** Who vouches for the client: its own https document (metadata), or nobody (it registered itself). */
+function ClientOrigin({ client }: { client: ConsentRequest["client"] }) {
+  if (client.kind === "metadata_document") {
+    return (
+      <p className="consent-origin">
+        Published by <strong>{hostOf(client.client_id) || client.client_id}</strong> (its client document).
+      </p>
+    );
+  }
+  const site = hostOf(client.uri);
+  return (
+    <p className="consent-origin">
+      {site ? (
+        <>
+          Says it is from <strong>{site}</strong>{" "}
+        </>
+      ) : (
+        "The client registered itself "
+      )}
+      <span className="badge badge-blocker">not verified</span>
+    </p>
+  );
+}
+
+function Consent({ request, id }: { request: ConsentRequest; id: string }) {
+  const decide = useDecideRequest(id);
+  const [leaving, setLeaving] = useState(false);
+  const { client } = request;
+  const choose = (decision: "approve" | "deny") =>
+    decide.mutate(decision, {
+      onSuccess: ({ redirect_to }) => {
+        setLeaving(true);
+        window.location.assign(redirect_to);
+      },
+    });
+  const decided = decide.error instanceof ApiError && (decide.error.status === 404 || decide.error.status === 409);
+  if (decided) return <Gone title="This request is no longer open" text={errorMessage(decide.error)} />;
+  return (
+    <Frame>
+      <h1>
+        {client.name} wants to access Upbeat in {request.workspace.name} as {request.user.name}
+      </h1>
+      <div className="consent-host">
+        <span className="muted">After you answer, you go back to</span>
+        <strong className="consent-host-name">{client.redirect_host}</strong>
+      </div>
+      <ClientOrigin client={client} />
+      <h2 className="consent-subtitle">It will be able to</h2>
+      <ul className="consent-scopes">
+        {request.scopes.map((s) => (
+          <li key={s.scope}>
+            {SCOPE_WORDS[s.scope as McpScope] ?? s.description}
+            <span className="muted"> ({s.scope})</span>
+          </li>
+        ))}
+      </ul>
+      <p className="muted">
+        Only approve a client you started connecting yourself. You can revoke it at any time under AI access in the
+        dashboard.
+      </p>
+      {leaving ? (
+        <Loading label={`Taking you back to ${client.redirect_host}…`} />
+      ) : (
+        <div className="consent-actions">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={decide.isPending}
+            onClick={() => choose("approve")}
+          >
+            Approve
+          </button>
+          <button type="button" className="button" disabled={decide.isPending} onClick={() => choose("deny")}>
+            Deny
+          </button>
+        </div>
+      )}
+      <FormError error={decide.error} />
+    </Frame>
+  );
+}
+
+export function ConnectPage({ search }: { search: URLSearchParams }) {
+  const id = search.get("request") ?? "";
+  const request = useConsentRequest(id);
+  const name = request.data?.client.name;
+  useEffect(() => {
+    document.title = name ? `Connect ${name} · Upbeat` : "Connect an AI client · Upbeat";
+  }, [name]);
+
+  if (id === "") return <Gone title="No connection request here" text="This address is missing its request." />;
+  if (request.data) return <Consent request={request.data} id={id} />;
+  const error = request.error;
+  if (error instanceof ApiError && error.status === 401) {
+    return (
+      <SignedOut reason="To connect an AI client, sign in first. Once you are signed in, you come back to this page to approve it." />
+    );
+  }
+  if (error instanceof ApiError && error.status === 404) {
+    return <Gone title="This connection request has expired" text="It is unknown or more than 10 minutes old." />;
+  }
+  if (error instanceof ApiError && error.status === 409) {
+    return <Gone title="This request was already answered" text="It was approved or denied before." />;
+  }
+  if (error) {
+    return (
+      <Frame>
+        <h1>The request could not load</h1>
+        <p>{errorMessage(error)}</p>
+        <button type="button" className="button" onClick={() => void request.refetch()}>
+          Try again
+        </button>
+      </Frame>
+    );
+  }
+  return (
+    <main id="main" className="signin">
+      <Loading label="Loading the request…" />
+    </main>
+  );
+}
