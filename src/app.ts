@@ -30,6 +30,7 @@ import { manifestRoutes } from "./features/manifest/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
 import { metricsRoutes } from "./features/metrics/index.ts";
+import { oauthRoutes } from "./features/oauth/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
@@ -134,6 +135,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
     kudosRoutes,
     profileRoutes,
     mcpKeyRoutes,
+    oauthRoutes,
     ruleRoutes,
     webhookRoutes,
     emailRoutes,
