@@ -24,6 +24,7 @@ interface KeyJson {
   created_at: string;
   last_used_at: string | null;
   active: boolean;
+  scopes: string[];
 }
 
 function expectError(res: { statusCode: number; json(): unknown }, status: number): string {
