@@ -17,7 +17,8 @@ export interface ClientConfig {
 export type McpClientConfigs = Record<"claude_desktop" | "cursor" | "vscode", ClientConfig>;
 
 /**
- * Every client launches `mcp-remote`, which bridges stdio to our Streamable HTTP endpoint.
+ * Every client launches `mcp-remote`, which bridges stdio to our Streamable HTTP endpoint for keys (`/mcp/key`:
+ * it advertises no OAuth, so a client holding a key never starts an OAuth flow instead of sending it).
  * The header value comes from an environment variable and the argument carries no space:
  * mcp-remote's documented workaround for Claude Desktop and Cursor on Windows, which split
  * arguments on spaces.
@@ -26,7 +27,7 @@ function remoteBridge(appUrl: string): StdioServer {
   return {
     command: "npx",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VAR} that mcp-remote expands from env
-    args: ["-y", "mcp-remote", `${appUrl}/mcp`, "--header", "Authorization:${AUTH_HEADER}"],
+    args: ["-y", "mcp-remote", `${appUrl}/mcp/key`, "--header", "Authorization:${AUTH_HEADER}"],
     env: { AUTH_HEADER: `Bearer ${API_KEY_PLACEHOLDER}` },
   };
 }

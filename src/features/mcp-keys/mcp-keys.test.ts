@@ -182,7 +182,13 @@ describe("MCP API keys", async () => {
       const server = config.mcpServers.upbeat!;
       expect(server.command, kind).toBe("npx");
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet holds a literal ${AUTH_HEADER}
-      expect(server.args).toEqual(["-y", "mcp-remote", `${APP_URL}/mcp`, "--header", "Authorization:${AUTH_HEADER}"]);
+      expect(server.args).toEqual([
+        "-y",
+        "mcp-remote",
+        `${APP_URL}/mcp/key`,
+        "--header",
+        "Authorization:${AUTH_HEADER}",
+      ]);
       expect(server.env).toEqual({ AUTH_HEADER: "Bearer <API_KEY>" });
     }
     const vscode = body.vscode as unknown as { servers: Record<string, { type: string; args: string[] }> };

@@ -12,6 +12,7 @@ import {
 } from "../../../test/support/mcp-oauth.ts";
 import { rows } from "../../db/client.ts";
 import { runMaintenance } from "../maintenance/index.ts";
+import { createKey } from "../mcp-keys/index.ts";
 import { oauthPruneSteps } from "./retention.ts";
 
 const TEAM = "T0OAT";
@@ -41,11 +42,11 @@ describe("OAuth tokens", async () => {
       redirect_uri: TEST_REDIRECT,
       ...extra,
     });
-  const mcpStatus = async (token: string) =>
+  const mcpStatus = async (token: string, url = "/mcp") =>
     (
       await t.inject({
         method: "POST",
-        url: "/mcp",
+        url,
         headers: {
           authorization: `Bearer ${token}`,
           "content-type": "application/json",
@@ -194,6 +195,34 @@ describe("OAuth tokens", async () => {
       sql`update oauth_grants set revoked_at = ${t.clock.now().toISOString()} where id = ${grant.id}`,
     );
     expect(await mcpStatus(a.access_token)).toBe(401);
+  });
+
+  it("/mcp/key takes keys only; a grant's last use is written at most once a minute", async () => {
+    const a = await oauthTokens(t, cookie);
+    const key = (await createKey(t.deps, TEAM, ADMIN, { name: "k" })).key;
+    expect(await mcpStatus(key, "/mcp/key")).toBe(200);
+    expect(await mcpStatus(key, "/mcp")).toBe(200);
+    expect(await mcpStatus(a.access_token, "/mcp/key")).toBe(401);
+    const lastUsed = async () =>
+      (
+        await rows<{ at: string | null }>(
+          t.deps.db,
+          sql`select to_char(last_used_at at time zone 'UTC', 'HH24:MI:SS') as at from oauth_grants where client_id = ${a.clientId} order by id desc limit 1`,
+        )
+      )[0]!.at;
+    expect(await lastUsed()).toBeNull();
+    t.clock.set("2026-03-10T10:00:00Z");
+    expect(await mcpStatus(a.access_token)).toBe(401); // expired by now: a fresh pair
+    const b = await oauthTokens(t, cookie, { clientId: a.clientId });
+    expect(await mcpStatus(b.access_token)).toBe(200);
+    const first = await lastUsed();
+    expect(first).toBe("10:00:00");
+    t.clock.advance(30_000);
+    expect(await mcpStatus(b.access_token)).toBe(200);
+    expect(await lastUsed()).toBe(first);
+    t.clock.advance(31_000);
+    expect(await mcpStatus(b.access_token)).toBe(200);
+    expect(await lastUsed()).toBe("10:01:01");
   });
 
   it("prunes expired codes and tokens, used refresh tokens, old requests, revoked grants' tokens and unused clients", async () => {
