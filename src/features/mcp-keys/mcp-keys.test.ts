@@ -181,12 +181,12 @@ describe("MCP API keys", async () => {
     for (const [kind, config] of Object.entries(body)) {
       const server = config.mcpServers.upbeat!;
       expect(server.command, kind).toBe("npx");
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet holds a literal ${AUTH_HEADER}
       expect(server.args).toEqual([
         "-y",
         "mcp-remote",
         `${APP_URL}/mcp/key`,
         "--header",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the snippet holds a literal ${AUTH_HEADER}
         "Authorization:${AUTH_HEADER}",
       ]);
       expect(server.env).toEqual({ AUTH_HEADER: "Bearer <API_KEY>" });
