@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { errorBody, mutationErrors, sessionErrors } from "../../contract/index.ts";
+import type { Tx } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, type SessionUser } from "../../http/auth.ts";
@@ -28,7 +29,7 @@ async function openRequest(deps: Deps, id: string) {
 }
 
 /** Claims the request for its one decision (two tabs, two clicks: only the first counts). */
-async function decide(deps: Deps, tx: Parameters<Parameters<Deps["db"]["transaction"]>[0]>[0], id: string) {
+async function decide(deps: Deps, tx: Tx, id: string) {
   const row = await decideRequest(tx, sha256Hex(id), deps.clock.now());
   if (row) return row;
   await openRequest(deps, id);

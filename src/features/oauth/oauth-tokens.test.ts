@@ -241,6 +241,15 @@ describe("OAuth tokens", async () => {
     // Only unused, unexpired refresh tokens of live grants remain.
     expect(tokens.every((r) => r.kind === "refresh" && !r.used)).toBe(true);
     expect(tokens.length).toBeGreaterThan(0);
+    // A grant deleted with a member's data takes its tokens along at the next run.
+    const gone = await oauthTokens(t, cookie);
+    await t.deps.db.execute(sql`delete from oauth_grants where client_id = ${gone.clientId}`);
+    await runMaintenance(t.deps, later, { steps: oauthPruneSteps });
+    const orphaned = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from oauth_tokens t where not exists (select 1 from oauth_grants g where g.id = t.grant_id)`,
+    );
+    expect(orphaned[0]!.n).toBe(0);
     const requests = await rows<{ n: number }>(t.deps.db, sql`select count(*)::int as n from oauth_requests`);
     expect(requests[0]!.n).toBe(0);
     const revokedTokens = await rows<{ n: number }>(

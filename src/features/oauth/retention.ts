@@ -8,7 +8,7 @@ export const REVOKED_GRANT_DAYS = 90;
 
 /**
  * OAuth rows: codes and access tokens once expired, refresh tokens a day after their use (kept that long so a
- * replay is still recognised and revokes the grant) or once expired, every token of a revoked grant, consent
+ * replay is still recognised and revokes the grant) or once expired, every token of a revoked grant (or of one deleted with a member's data), consent
  * requests after a day, revoked grants after 90 days, clients nobody authorised after 7 days.
  */
 export const oauthPruneSteps: readonly PruneStep[] = [
@@ -17,7 +17,7 @@ export const oauthPruneSteps: readonly PruneStep[] = [
     table: "oauth_tokens",
     where: (now) => sql`(kind in ('code', 'access') and expires_at < ${now.toISOString()})
       or (kind = 'refresh' and (used_at < ${daysAgo(now, 1)} or expires_at < ${now.toISOString()}))
-      or grant_id in (select id from oauth_grants where revoked_at is not null)`,
+      or not exists (select 1 from oauth_grants g where g.id = oauth_tokens.grant_id and g.revoked_at is null)`,
   },
   { name: "oauth_requests", table: "oauth_requests", where: (now) => sql`created_at < ${daysAgo(now, 1)}` },
   {
