@@ -31,8 +31,7 @@ import { manifestRoutes } from "./features/manifest/index.ts";
 import { mcpKeyRoutes } from "./features/mcp-keys/index.ts";
 import { memberJobs, memberListeners, memberRoutes, startMemberSyncScheduler } from "./features/members/index.ts";
 import { metricsRoutes } from "./features/metrics/index.ts";
-// biome-ignore lint/style/noRestrictedImports: the OAuth feature's index.ts comes with its server (a parallel change); export this from there when both meet
-import { oauthGrantRoutes } from "./features/oauth/grants.routes.ts";
+import { oauthGrantRoutes, oauthRoutes } from "./features/oauth/index.ts";
 import { profileListeners, profileRoutes } from "./features/profiles/index.ts";
 import { ruleJobs, ruleListeners, ruleRoutes, ruleSubscribers } from "./features/rules/index.ts";
 import { scheduleRoutes } from "./features/schedules/index.ts";
@@ -138,6 +137,7 @@ export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}
     kudosRoutes,
     profileRoutes,
     mcpKeyRoutes,
+    oauthRoutes,
     oauthGrantRoutes,
     ruleRoutes,
     webhookRoutes,

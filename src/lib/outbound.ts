@@ -18,6 +18,13 @@ export interface Outbound {
    * `https://`, so a test (or the demo) can run its receiver on 127.0.0.1 without TLS. Production is https only.
    */
   allowPlainHttp: boolean;
+  /**
+   * Tests only, never set from configuration: an OAuth Client ID Metadata Document may be served from a loopback
+   * address (the test's document server on 127.0.0.1). Private, link-local and reserved addresses stay refused.
+   */
+  allowLoopbackClientDocuments?: boolean;
+  /** Tests only: one more certificate authority (PEM) trusted for Client ID Metadata Documents (a self-signed one). */
+  extraCa?: string;
 }
 
 export const systemOutbound: Outbound = {

@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { authenticateKey, recordKeyUse } from "../features/mcp-keys/index.ts";
+import { authenticateAccessToken } from "../features/oauth/index.ts";
 import type { McpPrincipal } from "./tool-kit.ts";
 
 /** A principal and how to record that it was used (at most once a minute per credential). */
@@ -36,8 +37,7 @@ export async function authenticateMcp(
     };
   }
   if (!opts.oauth) return undefined;
-  // OAuth access tokens: src/features/oauth (issue 26) plugs in here.
-  return undefined;
+  return authenticateAccessToken(deps, presented);
 }
 
 /** The rate-limit bucket of a credential: a key's, or a grant's. */

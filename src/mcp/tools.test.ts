@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type TestApp, useTestApp } from "../../test/support/app.ts";
 import { seedBlocker } from "../../test/support/blockers.ts";
 import { createSchedule } from "../../test/support/factories.ts";
+import { oauthTokens } from "../../test/support/mcp-oauth.ts";
 import { responses, runParticipants, standupRuns } from "../db/schema.ts";
 import { createKey } from "../features/mcp-keys/index.ts";
 import { isActiveBlocker } from "../features/standups/index.ts";
@@ -161,6 +162,9 @@ describe("MCP tools over a real HTTP server", async () => {
   };
   const clientA = await connect(keyA);
   const clientB = await connect(keyB);
+  // An OAuth access token a member of A granted (read and write): the same workspace walls as a key.
+  const memberA = await t.signIn(A, "U0ANA");
+  const oauthA = await connect((await oauthTokens(t, memberA, { scope: "standups:write" })).access_token);
 
   const call = async (name: string, args: Record<string, unknown> = {}, client = clientA): Promise<ToolJson> => {
     const res = (await client.callTool({ name, arguments: args })) as {
@@ -386,20 +390,28 @@ describe("MCP tools over a real HTTP server", async () => {
     ]);
   });
 
-  it("a key sees only its own workspace", async () => {
-    const seenByA = [
-      await call("get_standups", { from_date: "2026-01-01", to_date: TODAY }),
-      await call("get_today_standups"),
-      await call("get_blockers", { days: 365 }),
-      await call("get_members"),
-      await call("get_participation", { days: 365 }),
-    ]
-      .map((r) => r.text)
-      .join("\n");
-    expect(seenByA).not.toMatch(/U0ZED|Zed|zebra/i);
-    for (const query of ["zebra", "zebra OR kubernetes", "legal"]) {
-      const found = (await call("search_standups", { query, days: 365 })).json.results as { user_id: string }[];
-      expect(JSON.stringify(found), query).not.toMatch(/U0ZED|zebra/i);
+  it("a key, or an OAuth token, sees only its own workspace", async () => {
+    for (const client of [clientA, oauthA]) {
+      const seenByA = [
+        await call("get_standups", { from_date: "2026-01-01", to_date: TODAY }, client),
+        await call("get_today_standups", {}, client),
+        await call("get_blockers", { days: 365 }, client),
+        await call("get_members", {}, client),
+        await call("get_participation", { days: 365 }, client),
+        await call("get_kudos", { days: 365 }, client),
+        await call("get_workspace_summary", {}, client),
+        await call("get_mood_summary", { days: 365 }, client),
+      ]
+        .map((r) => r.text)
+        .join("\n");
+      expect(seenByA).toMatch(/U0ANA/);
+      expect(seenByA).not.toMatch(/U0ZED|Zed|zebra|Bravo/i);
+      for (const query of ["zebra", "zebra OR kubernetes", "legal"]) {
+        const found = (await call("search_standups", { query, days: 365 }, client)).json.results as {
+          user_id: string;
+        }[];
+        expect(JSON.stringify(found), query).not.toMatch(/U0ZED|zebra/i);
+      }
     }
     const b = await call("get_standups", {}, clientB);
     expect((b.json.standups as { user_id: string }[]).map((s) => s.user_id)).toEqual(["U0ZED"]);

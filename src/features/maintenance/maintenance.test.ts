@@ -136,6 +136,10 @@ describe("the daily maintenance (retention)", async () => {
       dm_questions: 0,
       dm_turns: 0,
       early_answers: 0,
+      oauth_tokens: 0,
+      oauth_requests: 0,
+      oauth_grants: 0,
+      oauth_clients: 0,
     });
     expect(await keys(sql`select event_id as k from chat_events order by 1`)).toEqual([
       "EvFailedKept",

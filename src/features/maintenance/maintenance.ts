@@ -8,6 +8,7 @@ import { type StopTicker, startTicker } from "../../jobs/ticker.ts";
 import { dateDaysAgo, type PruneStep } from "../../lib/retention.ts";
 import { calendarPruneSteps } from "../calendar/index.ts";
 import { teamTables } from "../data-removal/index.ts";
+import { oauthPruneSteps } from "../oauth/index.ts";
 import { rulePruneSteps } from "../rules/index.ts";
 import { sessionPruneSteps } from "../session/index.ts";
 import { standupPruneSteps } from "../standups/index.ts";
@@ -44,6 +45,7 @@ export const PRUNE_STEPS: readonly PruneStep[] = [
   ...timeOffPruneSteps,
   ...calendarPruneSteps,
   ...standupPruneSteps,
+  ...oauthPruneSteps,
   {
     name: "maintenance_runs",
     table: "maintenance_runs",

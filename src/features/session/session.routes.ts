@@ -9,6 +9,7 @@ import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
 import { ensureMember, SIGN_IN_LOOKUP_MS } from "../members/index.ts";
 import { sendDashboardIndex } from "../web/index.ts";
+import { AFTER_LOGIN_COOKIE, afterLoginCookieOptions, afterLoginTarget } from "./after-login.ts";
 import { issueLoginToken, redeemLoginToken } from "./login-token.ts";
 import { deleteSession, insertSession } from "./sessions.repo.ts";
 
@@ -117,7 +118,10 @@ async function exchange(deps: Deps, req: LoginRequest, reply: FastifyReply) {
     path: "/",
     maxAge: SESSION_TTL_MS / 1000,
   });
-  return reply.redirect("/dashboard", 302);
+  // An MCP client's authorization request sent the browser here to sign in first: back to its consent page.
+  const after = afterLoginTarget(req.cookies[AFTER_LOGIN_COOKIE]);
+  if (req.cookies[AFTER_LOGIN_COOKIE] !== undefined) reply.clearCookie(AFTER_LOGIN_COOKIE, afterLoginCookieOptions);
+  return reply.redirect(after ?? "/dashboard", 302);
 }
 
 /**
@@ -140,7 +144,7 @@ const signInPages = {
   302: z
     .undefined()
     .describe(
-      "Signed in: the session cookie is set, on to /dashboard (the demo: on to /install when its workspace is gone)",
+      "Signed in: the session cookie is set, on to /dashboard, or to the consent page an MCP client's authorization request was waiting on (the demo: on to /install when its workspace is gone)",
     ),
   400: html("The link is not valid"),
   403: html("The Slack account is not an active member here, or Upbeat is no longer installed in the workspace"),

@@ -1,5 +1,7 @@
 /** The webhooks feature's public face: the app wires these (routes, jobs, the event subscriber, the sweeper). */
 
+/** The OAuth feature fetches clients' metadata documents under the same address policy (SSRF). */
+export { type AddressPolicy, checkUrl, resolveTarget, type UrlCheck } from "./address-policy.ts";
 export { webhooksPersonalData } from "./personal-data.ts";
 export { webhookPruneSteps } from "./retention.ts";
 export { webhookEvents } from "./webhooks.events.ts";
