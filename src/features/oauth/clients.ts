@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { oauthClients } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { randomBase62, sha256Hex } from "../../lib/crypto.ts";
 import { fetchClientDocument, isMetadataDocumentId } from "./client-document.ts";
-import { CLIENT_PREFIX, GRANT_TYPES, newClientId } from "./oauth.model.ts";
+import { CLIENT_PREFIX, CLIENT_SECRET_PREFIX, GRANT_TYPES, newClientId } from "./oauth.model.ts";
 import { redirectUrisProblem } from "./redirect-uris.ts";
 
 export type ClientRow = typeof oauthClients.$inferSelect;
@@ -22,9 +23,16 @@ export interface ClientMetadata {
   client_uri?: string;
   grant_types: string[];
   response_types: string[];
-  token_endpoint_auth_method: "none";
+  token_endpoint_auth_method: ClientAuthMethod;
   scope?: string;
 }
+
+/**
+ * How a client authenticates at the token endpoint. Dynamic registrations may ask for a secret (Claude and others
+ * register with client_secret_post); PKCE is required either way. Metadata documents are public clients.
+ */
+export const CLIENT_AUTH_METHODS = ["none", "client_secret_post", "client_secret_basic"] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 
 export type MetadataCheck =
   | { ok: true; metadata: ClientMetadata }
@@ -45,7 +53,10 @@ const isHttpUrl = (raw: string) => {
  * RFC 7591 client metadata as this server accepts it: public clients (no secrets) using the authorization code
  * with PKCE. `requireName`: Client ID Metadata Documents must name the client; dynamic ones get a default.
  */
-export function checkClientMetadata(body: unknown, opts: { requireName: boolean }): MetadataCheck {
+export function checkClientMetadata(
+  body: unknown,
+  opts: { requireName: boolean; allowSecret?: boolean },
+): MetadataCheck {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     return bad("the client metadata must be a JSON object");
   const m = body as Record<string, unknown>;
@@ -58,8 +69,14 @@ export function checkClientMetadata(body: unknown, opts: { requireName: boolean 
   const uri = m.client_uri;
   if (uri !== undefined && (typeof uri !== "string" || uri.length > 2000 || !isHttpUrl(uri)))
     return bad("client_uri must be an http(s) URL");
-  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== "none")
-    return bad('token_endpoint_auth_method must be "none": this server registers public clients only (PKCE)');
+  const method = m.token_endpoint_auth_method ?? "none";
+  const methods: readonly unknown[] = opts.allowSecret ? CLIENT_AUTH_METHODS : ["none"];
+  if (!methods.includes(method))
+    return bad(
+      opts.allowSecret
+        ? `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(", ")}`
+        : 'token_endpoint_auth_method must be "none": a metadata document describes a public client (PKCE)',
+    );
   const grants = m.grant_types ?? ["authorization_code"];
   if (!Array.isArray(grants) || grants.some((g) => !(GRANT_TYPES as readonly unknown[]).includes(g)))
     return bad(`grant_types may hold only ${GRANT_TYPES.join(" and ")}`);
@@ -76,7 +93,7 @@ export function checkClientMetadata(body: unknown, opts: { requireName: boolean 
       ...(typeof uri === "string" ? { client_uri: uri } : {}),
       grant_types: [...new Set(grants as string[])],
       response_types: ["code"],
-      token_endpoint_auth_method: "none",
+      token_endpoint_auth_method: method as ClientAuthMethod,
       ...(typeof m.scope === "string" ? { scope: m.scope } : {}),
     },
   };
@@ -91,16 +108,23 @@ export async function findClient(ex: Executor, clientId: string): Promise<Client
 export async function registerClient(deps: Pick<Deps, "db" | "clock">, metadata: ClientMetadata) {
   const now = deps.clock.now();
   const clientId = newClientId();
+  // A client that asked for a secret gets one, shown once; only its SHA-256 is kept (beside the metadata).
+  const secret = metadata.token_endpoint_auth_method === "none" ? undefined : CLIENT_SECRET_PREFIX + randomBase62(43);
   await deps.db.insert(oauthClients).values({
     clientId,
     kind: "dynamic",
     clientName: metadata.client_name,
     redirectUris: metadata.redirect_uris,
     clientUri: metadata.client_uri ?? null,
-    metadata: { ...metadata },
+    metadata: { ...metadata, ...(secret ? { client_secret_sha256: sha256Hex(secret) } : {}) },
     createdAt: now,
   });
-  return { client_id: clientId, client_id_issued_at: Math.floor(now.getTime() / 1000), ...metadata };
+  return {
+    client_id: clientId,
+    client_id_issued_at: Math.floor(now.getTime() / 1000),
+    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    ...metadata,
+  };
 }
 
 export type ClientLookup = { ok: true; client: ClientRow } | { ok: false; description: string };

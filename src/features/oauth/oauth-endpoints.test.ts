@@ -37,7 +37,7 @@ describe("the OAuth endpoints", async () => {
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
-      token_endpoint_auth_methods_supported: ["none"],
+      token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
       scopes_supported: ["standups:read", "standups:write"],
@@ -133,7 +133,7 @@ describe("the OAuth endpoints", async () => {
     }
     for (const extra of [
       { client_name: "x".repeat(101) },
-      { token_endpoint_auth_method: "client_secret_post" },
+      { token_endpoint_auth_method: "private_key_jwt" },
       { grant_types: ["client_credentials"] },
       { response_types: ["token"] },
       { client_uri: "ftp://example.com" },

@@ -16,6 +16,8 @@ export const ACCESS_PREFIX = "upa_";
 export const REFRESH_PREFIX = "upr_";
 export const CODE_PREFIX = "upc_";
 export const CLIENT_PREFIX = "mcpc_";
+/** Secrets of dynamically registered clients that asked for one (client_secret_post or _basic). */
+export const CLIENT_SECRET_PREFIX = "upcs_";
 /** 43 base62 characters: about 256 bits. */
 const SECRET_LENGTH = 43;
 

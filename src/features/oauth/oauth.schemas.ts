@@ -34,7 +34,7 @@ export const authorizationServerMetadata = z
     response_modes_supported: z.array(z.literal("query")),
     grant_types_supported: z.array(z.string()),
     code_challenge_methods_supported: z.array(z.literal("S256")),
-    token_endpoint_auth_methods_supported: z.array(z.literal("none")),
+    token_endpoint_auth_methods_supported: z.array(z.enum(["none", "client_secret_post", "client_secret_basic"])),
     revocation_endpoint_auth_methods_supported: z.array(z.literal("none")),
     client_id_metadata_document_supported: z.literal(true),
     authorization_response_iss_parameter_supported: z.literal(true),
@@ -52,7 +52,12 @@ export const registeredClient = z
     client_uri: z.string().optional(),
     grant_types: z.array(z.string()),
     response_types: z.array(z.literal("code")),
-    token_endpoint_auth_method: z.literal("none"),
+    token_endpoint_auth_method: z.enum(["none", "client_secret_post", "client_secret_basic"]),
+    client_secret: z
+      .string()
+      .optional()
+      .describe("upcs_…: only for a client that registered with client_secret_post or _basic; shown only here"),
+    client_secret_expires_at: z.literal(0).optional().describe("0: the secret does not expire"),
     scope: z.string().optional(),
   })
   .meta({ id: "RegisteredClient" });

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Deps } from "../../deps.ts";
 import { addressKey, checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
-import { checkClientMetadata, registerClient } from "./clients.ts";
+import { authenticateClient } from "./client-auth.ts";
+import { CLIENT_AUTH_METHODS, checkClientMetadata, registerClient } from "./clients.ts";
 import { preflight, withCors } from "./cors.ts";
 import { issuerOf, OAUTH_PER_MINUTE, resourceOf, SCOPES } from "./oauth.model.ts";
 import {
@@ -43,7 +44,8 @@ export function authorizationServerBody(appUrl: string) {
     response_modes_supported: ["query" as const],
     grant_types_supported: ["authorization_code", "refresh_token"],
     code_challenge_methods_supported: ["S256" as const],
-    token_endpoint_auth_methods_supported: ["none" as const],
+    // Public clients (PKCE) and dynamically registered ones that asked for a secret.
+    token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
     revocation_endpoint_auth_methods_supported: ["none" as const],
     client_id_metadata_document_supported: true as const,
     authorization_response_iss_parameter_supported: true as const,
@@ -144,7 +146,7 @@ export function oauthServerRoutes(app: App, deps: Deps): void {
       },
       async (req, reply) => {
         if (await limited(deps, req, reply, "register")) return reply;
-        const checked = checkClientMetadata(req.body, { requireName: false });
+        const checked = checkClientMetadata(req.body, { requireName: false, allowSecret: true });
         if (!checked.ok)
           return withCors(reply).status(400).send({ error: checked.error, error_description: checked.description });
         const created = await registerClient(deps, checked.metadata);
@@ -165,17 +167,29 @@ export function oauthServerRoutes(app: App, deps: Deps): void {
             code_verifier: { type: "string" },
             redirect_uri: { type: "string" },
             client_id: { type: "string" },
+            client_secret: { type: "string", description: "Only clients registered with client_secret_post" },
             refresh_token: { type: "string" },
             scope: { type: "string", description: "Refresh only: may narrow, never widen" },
             resource: { type: "string", description: "RFC 8707: this server's /mcp" },
           }),
-          response: { 200: tokenResponse, 400: oauthError.describe("RFC 6749 §5.2 error") },
+          response: {
+            200: tokenResponse,
+            400: oauthError.describe("RFC 6749 §5.2 error"),
+            401: oauthError.describe("invalid_client: a client registered with a secret did not present it"),
+          },
         },
       },
       async (req, reply) => {
         const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
-        const outcome = await exchangeToken(deps, body);
         withCors(reply).header("cache-control", "no-store").header("pragma", "no-cache");
+        const client = await authenticateClient(deps, req.headers.authorization, body);
+        if (!client.ok) {
+          // RFC 6749 §5.2: a client that tried HTTP Basic is answered 401 with the scheme it used.
+          if (client.basic) reply.status(401).header("www-authenticate", 'Basic realm="upbeat"');
+          else reply.status(client.error === "invalid_client" ? 401 : 400);
+          return reply.send({ error: client.error, error_description: client.description });
+        }
+        const outcome = await exchangeToken(deps, { ...body, client_id: client.clientId });
         if (!outcome.ok)
           return reply.status(400).send({ error: outcome.error, error_description: outcome.description });
         return reply.send(outcome.body);
