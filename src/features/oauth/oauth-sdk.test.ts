@@ -1,19 +1,11 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { useTestApp } from "../../../test/support/app.ts";
+import { connectWithOAuth as connectOAuth, SdkOAuthProvider } from "../../../test/support/mcp-oauth-sdk.ts";
 import { freePort, startDocumentServer } from "../../../test/support/tls-document-server.ts";
 import { rows } from "../../db/client.ts";
-import { TOOLS, toolsFor } from "../../mcp/mcp-server.ts";
-import { defineTool, type Tool } from "../../mcp/tool-kit.ts";
+import { toolsFor } from "../../mcp/mcp-server.ts";
 
 const TEAM = "T0SDK";
 const ADMIN = "U0SDKADMIN";
@@ -37,96 +29,20 @@ describe("MCP OAuth end to end with the SDK client", async () => {
   await t.app.server.listen({ port, host: "127.0.0.1" });
   const mcpUrl = new URL(`${base}/mcp`);
 
-  // A write tool of the test's own: scope filtering must hide it from read-only grants (C's write tools come later).
-  const probe: Tool = defineTool({
-    name: "test_write_probe",
-    title: "Probe",
-    description: "Test only",
-    input: { note: z.string().optional() },
-    scope: "standups:write",
-    run: async () => ({ ok: true }),
-  });
-  (TOOLS as Tool[]).push(probe);
   const clients: Client[] = [];
   afterAll(async () => {
-    (TOOLS as Tool[]).splice((TOOLS as Tool[]).indexOf(probe), 1);
     for (const c of clients) await c.close().catch(() => {});
     await docs.close();
   });
 
-  /** An MCP client's OAuth storage; the "browser" approves in the dashboard with the member's session. */
-  class Provider {
-    info: OAuthClientInformationMixed | undefined;
-    saved: OAuthTokens | undefined;
-    verifier = "";
-    code = "";
-    authorizeUrls: URL[] = [];
-    constructor(
-      readonly opts: { scope?: string; clientMetadataUrl?: string } = {},
-      readonly clientMetadataUrl = opts.clientMetadataUrl,
-    ) {}
-    get redirectUrl() {
-      return REDIRECT;
-    }
-    get clientMetadata(): OAuthClientMetadata {
-      return {
-        client_name: "SDK test client",
-        redirect_uris: [REDIRECT],
-        grant_types: ["authorization_code", "refresh_token"],
-        response_types: ["code"],
-        token_endpoint_auth_method: "none",
-      };
-    }
-    state() {
-      return "sdk-state";
-    }
-    clientInformation() {
-      return this.info;
-    }
-    saveClientInformation(info: OAuthClientInformationMixed) {
-      this.info = info;
-    }
-    tokens() {
-      return this.saved;
-    }
-    saveTokens(tokens: OAuthTokens) {
-      this.saved = tokens;
-    }
-    saveCodeVerifier(v: string) {
-      this.verifier = v;
-    }
-    codeVerifier() {
-      return this.verifier;
-    }
-    async redirectToAuthorization(url: URL) {
-      // A client asking for less than everything: the scope it sends is what the person grants.
-      if (this.opts.scope) url.searchParams.set("scope", this.opts.scope);
-      this.authorizeUrls.push(new URL(url));
-      const res = await fetch(url, { headers: { cookie }, redirect: "manual" });
-      expect(res.status).toBe(302);
-      const id = new URL(res.headers.get("location")!, base).searchParams.get("request")!;
-      const approved = await fetch(`${base}/dashboard/api/oauth/requests/${id}/approve`, {
-        method: "POST",
-        headers: { cookie, "content-type": "application/json" },
-        body: "{}",
-      });
-      expect(approved.status).toBe(200);
-      const to = new URL(((await approved.json()) as { redirect_to: string }).redirect_to);
-      expect(`${to.origin}${to.pathname}`).toBe(REDIRECT);
-      expect(to.searchParams.get("state")).toBe("sdk-state");
-      expect(to.searchParams.get("iss")).toBe(`${base}/oauth`);
-      this.code = to.searchParams.get("code")!;
+  const env = { base, cookie, redirect: REDIRECT };
+  class Provider extends SdkOAuthProvider {
+    constructor(opts: { scope?: string; clientMetadataUrl?: string } = {}) {
+      super(env, opts);
     }
   }
-
-  /** Connects as the SDK does: a 401, the OAuth dance, then connecting again with the token. */
   const connectWithOAuth = async (provider: Provider) => {
-    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-    await expect(new Client({ name: "sdk-test", version: "1.0.0" }).connect(first)).rejects.toThrow(UnauthorizedError);
-    expect(provider.code).toMatch(/^upc_/);
-    await first.finishAuth(provider.code);
-    const client = new Client({ name: "sdk-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    const client = await connectOAuth(mcpUrl, provider);
     clients.push(client);
     return client;
   };
@@ -157,7 +73,7 @@ describe("MCP OAuth end to end with the SDK client", async () => {
         .map((tool) => tool.name)
         .sort(),
     );
-    expect(names).not.toContain("test_write_probe");
+    expect(names).not.toContain("submit_standup");
   });
 
   it("Client ID Metadata Document: the https URL is the client id; a read+write grant lists the write tools", async () => {
@@ -178,7 +94,7 @@ describe("MCP OAuth end to end with the SDK client", async () => {
     expect(provider.info?.client_id).toBe(url);
     expect(docs.hits).toContain("/oauth/client.json");
     expect(provider.saved?.scope).toBe("standups:read standups:write");
-    expect(await toolNames(client)).toContain("test_write_probe");
+    expect(await toolNames(client)).toEqual(expect.arrayContaining(["submit_standup", "resolve_blocker"]));
     const [stored] = await rows<{ kind: string; client_name: string }>(
       t.deps.db,
       sql`select kind, client_name from oauth_clients where client_id = ${url}`,
