@@ -374,7 +374,14 @@ describe("MCP tools over a real HTTP server", async () => {
       active_schedules: 1,
     });
     expect(json.standups).toEqual(
-      expect.arrayContaining([{ schedule_id: scheduleA, channel_id: "C0STANDUP", active: true }]),
+      expect.arrayContaining([
+        {
+          schedule_id: scheduleA,
+          standup_name: expect.stringMatching(/standup/i),
+          channel_id: "C0STANDUP",
+          active: true,
+        },
+      ]),
     );
     expect(json.mood_7d).toMatchObject({ trend: expect.stringMatching(/^(up|down|flat)$/) });
     expect((json.mood_7d as { overall_avg: number }).overall_avg).toBeCloseTo((5 + 2 + 4 + 3 + 4 + 1) / 6, 2);

@@ -7,7 +7,7 @@ import {
   participationDaily,
 } from "../features/insights/index.ts";
 import { listMemberViews } from "../features/members/index.ts";
-import { listScheduleRows } from "../features/schedules/index.ts";
+import { displayName, listScheduleRows, standupChannelNames } from "../features/schedules/index.ts";
 import { daysArg, defineTool, echoFilters, lastDays, scheduleArg, toolFilters, userArg } from "./tool-kit.ts";
 
 const MOOD_SCALE = `Moods are scored ${Object.entries(MOOD_SCORE)
@@ -59,16 +59,17 @@ export const getWorkspaceSummary = defineTool({
     "A one-call overview of the workspace's standups: team_name, today's date in the workspace timezone, " +
     "total_members (active), submitted_today, participation_7d_pct, active_blockers (open blocker items " +
     "of active members: reported and not resolved yet; get_blockers lists them), schedules and active_schedules, standups (schedule_id, " +
-    "channel_id and active of each: the schedule_id other tools filter by), and mood_7d (overall_avg on " +
+    "standup_name, channel_id and active of each: the schedule_id other tools filter by), and mood_7d (overall_avg on " +
     `a 1 to 5 scale, 0 when nobody gave a mood, and trend). ${MOOD_SCALE} Start here, then drill down with the ` +
     "other tools.",
   input: {},
   async run(ctx) {
     const w = await lastDays(ctx, 7);
-    const [stats, schedules, mood] = await Promise.all([
+    const [stats, schedules, mood, channels] = await Promise.all([
       getStats(ctx.deps, ctx.teamId),
       listScheduleRows(ctx.deps, ctx.teamId),
       moodSummary(ctx.deps, ctx.teamId, w),
+      standupChannelNames(ctx.deps, ctx.teamId),
     ]);
     return {
       team_name: ctx.teamName,
@@ -76,7 +77,12 @@ export const getWorkspaceSummary = defineTool({
       ...stats,
       schedules: schedules.length,
       active_schedules: schedules.filter((s) => s.active).length,
-      standups: schedules.map((s) => ({ schedule_id: s.id, channel_id: s.channelId, active: s.active })),
+      standups: schedules.map((s) => ({
+        schedule_id: s.id,
+        standup_name: displayName({ name: s.name, channelId: s.channelId }, channels),
+        channel_id: s.channelId,
+        active: s.active,
+      })),
       mood_7d: { overall_avg: mood.overall_avg, trend: mood.trend },
     };
   },

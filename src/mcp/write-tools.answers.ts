@@ -16,8 +16,8 @@ export const answersArg = () =>
     .describe(
       "The answers: an array in question order, or an object whose keys are the question texts. A choice question " +
         "takes an option's text or number, several options separated by commas; a number question a number; a " +
-        'yes/no question yes or no. "-" or "" leaves an optional question blank. Editing replaces every answer, ' +
-        "so send them all.",
+        'yes/no question yes or no. "-" or "" leaves an optional question blank. To edit, an object may name only ' +
+        "the answers to change (the others stay as they were); an array replaces every answer.",
     );
 
 export type GivenAnswers = z.output<ReturnType<typeof answersArg>>;
@@ -71,12 +71,21 @@ export interface ParsedSubmission {
 export function parseSubmission(
   run: Pick<RunRow, "questions" | "questionDetails">,
   given: GivenAnswers,
-  editing: boolean,
+  /** The member's stored answer when this is an edit: an object naming some questions keeps the others. */
+  previous: { answers: string[]; answerValues: (AnswerValue | null)[] | null } | undefined,
 ): ParsedSubmission {
+  const editing = previous !== undefined;
   const raw = byQuestion(run, given);
   const out: ParsedSubmission = { answers: [], values: [] };
+  const keepOthers = editing && !Array.isArray(given);
   runQuestions(run).forEach((d, i) => {
     const question = run.questions[i]!;
+    if (keepOthers && raw[i] === undefined) {
+      // Not named in this edit: the stored answer stays (an anonymous one is not in the row and cannot change).
+      out.answers.push(previous.answers[i] ?? "");
+      out.values.push(d.type === "text" ? undefined : (previous.answerValues?.[i] ?? null));
+      return;
+    }
     const text = (raw[i] ?? "").trim();
     const blank = text === "" || text === "-";
     if (blank && d.required && !(d.anonymous && editing)) {

@@ -104,8 +104,9 @@ export const giveKudosTool = defineTool({
       .string()
       .trim()
       .min(1)
-      .max(4 * MAX_KUDO_LENGTH)
-      .describe("What for (Slack markup)"),
+      // Characters are counted as people see them (an emoji is one) below; the schema allows their UTF-16 length.
+      .max(2 * MAX_KUDO_LENGTH)
+      .describe(`What for (Slack markup), at most ${MAX_KUDO_LENGTH} characters`),
   },
   scope: "standups:write",
   annotations: WRITE,

@@ -94,7 +94,7 @@ export const submitStandupTool = defineTool({
     "Answers a standup as the member this credential acts for, exactly as answering in Slack does (the answer is " +
     "posted in the standup's thread, marked via MCP). Without run_id it answers the member's open standup; with " +
     "several open, it lists them and run_id picks one. Calling it again while the run takes answers edits the " +
-    "answer (send every answer again). A run whose window closed still takes a first answer, marked late, until the " +
+    "answer: an object of question texts changes only those answers. A run whose window closed still takes a first answer, marked late, until the " +
     "standup asks again. Returns response_id, run_id, schedule_id, standup_date, created (false: an edit), late " +
     "and the stored answers by question.",
   input: {
@@ -110,7 +110,7 @@ export const submitStandupTool = defineTool({
     checkMood(args.mood);
     const run = await pickRun(ctx, w, args);
     const before = await findResponseOfRun(ctx.deps.db, run.id, w.userId);
-    const parsed = parseSubmission(run, args.answers, before !== undefined);
+    const parsed = parseSubmission(run, args.answers, before);
     const outcome = await submitResponse(ctx.deps, {
       teamId: ctx.teamId,
       runId: run.id,

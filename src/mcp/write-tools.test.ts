@@ -175,6 +175,16 @@ describe("MCP write tools: standups", async () => {
         )
       )[0];
     expect(await via()).toEqual({ via: "mcp", today: "Billing and invoices" });
+    // Naming one question changes that answer only: "change my blocker" keeps yesterday and today.
+    const one = await mcp.call(ana, "submit_standup", { run_id: dailyRun, answers: { [q3!]: "Waiting for review" } });
+    expect(one.json).toMatchObject({
+      created: false,
+      questions: [
+        { question: q1, answer: "Shipped the login page" },
+        { question: q2, answer: "Billing and invoices" },
+        { question: q3, answer: "Waiting for review" },
+      ],
+    });
     expect((await submitStandup(t, TEAM, ANA, dailyRun, ["Shipped", "Billing", "none"], "🙂")).body).toBe("");
     expect(await via()).toEqual({ via: null, today: "Billing" });
   });
