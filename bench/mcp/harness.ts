@@ -82,6 +82,13 @@ export function scenarios(userId: string, today: string, scheduleId: string): Sc
       args: { standup_id: scheduleId, days: 30 },
       kind: "report",
     },
+    {
+      label: "get_summary",
+      method: "tools/call",
+      tool: "get_summary",
+      args: { schedule_id: scheduleId },
+      kind: "report",
+    },
     { label: "get_members", method: "tools/call", tool: "get_members", args: {}, kind: "report" },
     { label: "get_workspace_summary", method: "tools/call", tool: "get_workspace_summary", args: {}, kind: "report" },
     {
