@@ -3,8 +3,10 @@ import type { Executor } from "../../db/client.ts";
 import { type AiSummaryStatus, aiDigestSummaries, aiSummaries, llmUsage } from "../../db/schema.ts";
 
 /**
- * A pending claim this old belongs to a worker that died between claiming and finishing (the call itself is bounded
- * by LLM_TIMEOUT_MS, at most 10 minutes): the job's retry may take it over and call the model again.
+ * A pending claim this old belongs to a worker that died between claiming and finishing: the job's retry may take it
+ * over and call the model again. It must be well above the longest call (LLM_TIMEOUT_MS, at most MAX_LLM_TIMEOUT_MS,
+ * 2 minutes, in config.ts), so a call still under way is never taken over; the margin covers the reads before the
+ * call and the post after it.
  */
 export const STALE_CLAIM_MS = 10 * 60_000;
 
