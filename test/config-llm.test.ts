@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig, MAX_LLM_TIMEOUT_MS } from "../src/config.ts";
-import { STALE_CLAIM_MS } from "../src/features/ai-summary/ai.repo.ts";
+import { STALE_CLAIM_MS } from "../src/features/ai-summary/index.ts";
 import { configProblems } from "./support/config.ts";
 
 const PROD = {
