@@ -6,3 +6,4 @@ export { type WeekSummary, weekAiSummaries } from "./digest.ts";
 export { findRunOf, openBlockerCount, pickRun, runCounts } from "./inputs.ts";
 export { complete, type LlmResult } from "./llm.client.ts";
 export { aiSummaryPostKey, generatedLabel } from "./message.ts";
+export { aiSummaryPersonalData } from "./personal-data.ts";
