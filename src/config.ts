@@ -317,6 +317,13 @@ export function loadConfig(
 }
 
 /**
+ * The longest LLM_TIMEOUT_MS allowed. An AI summary's claim counts as stale (another worker may take it over and call
+ * the model again) after ai-summary's STALE_CLAIM_MS, 10 minutes: a call must always end well before that, or a live
+ * call could be taken over and the model called twice.
+ */
+export const MAX_LLM_TIMEOUT_MS = 120_000;
+
+/**
  * LLM_*: off unless LLM_API_URL is set. The URL is the operator's own choice (Ollama on localhost is normal), so
  * private addresses are allowed; credentials in it are refused, since URLs end up in messages and logs.
  */
@@ -324,8 +331,8 @@ function readLlm(get: (name: string) => string | undefined, problems: string[]):
   const apiUrl = get("LLM_API_URL");
   const model = get("LLM_MODEL");
   const timeoutMs = Number(get("LLM_TIMEOUT_MS") ?? "30000");
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
-    problems.push("LLM_TIMEOUT_MS must be an integer 100-600000 (milliseconds)");
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > MAX_LLM_TIMEOUT_MS) {
+    problems.push(`LLM_TIMEOUT_MS must be an integer 100-${MAX_LLM_TIMEOUT_MS} (milliseconds)`);
   }
   const dailyTokens = Number(get("LLM_DAILY_TOKENS") ?? "200000");
   if (!Number.isInteger(dailyTokens) || dailyTokens < 0) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig, MAX_LLM_TIMEOUT_MS } from "../src/config.ts";
+import { STALE_CLAIM_MS } from "../src/features/ai-summary/index.ts";
 import { configProblems } from "./support/config.ts";
 
 const PROD = {
@@ -61,5 +62,18 @@ describe("LLM_* configuration (AI summaries)", () => {
     expect(configProblems({ ...PROD, LLM_MODEL: "m" })).toContain(
       "LLM_MODEL is set but LLM_API_URL is not: set both to use AI summaries",
     );
+  });
+
+  it("caps LLM_TIMEOUT_MS at 2 minutes, well inside the 10 minutes after which a summary's claim is taken over", () => {
+    const base = { ...PROD, LLM_API_URL: "https://api.openai.com/v1", LLM_MODEL: "m" };
+    expect(loadConfig({ ...base, LLM_TIMEOUT_MS: "120000" }).llm?.timeoutMs).toBe(120_000);
+    expect(configProblems({ ...base, LLM_TIMEOUT_MS: "120001" })).toContain(
+      "LLM_TIMEOUT_MS must be an integer 100-120000 (milliseconds)",
+    );
+    expect(configProblems({ ...base, LLM_TIMEOUT_MS: "600000" })).toContain(
+      "LLM_TIMEOUT_MS must be an integer 100-120000 (milliseconds)",
+    );
+    expect(STALE_CLAIM_MS).toBe(10 * 60_000);
+    expect(STALE_CLAIM_MS).toBeGreaterThanOrEqual(2 * MAX_LLM_TIMEOUT_MS);
   });
 });

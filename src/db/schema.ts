@@ -862,7 +862,8 @@ export type McpScope = "standups:read" | "standups:write";
 export type AnswerVia = "mcp";
 export type OAuthClientKind = "dynamic" | "metadata_document";
 export type OAuthTokenKind = "code" | "access" | "refresh";
-export type AiSummaryStatus = "pending" | "posted" | "failed" | "skipped";
+/** `removed`: its text was cleared when a member's data was deleted (the text may have named them). */
+export type AiSummaryStatus = "pending" | "posted" | "failed" | "skipped" | "removed";
 
 /** OAuth clients: registered dynamically (RFC 7591) or known by their Client ID Metadata Document (cached). */
 export const oauthClients = pgTable("oauth_clients", {

@@ -40,7 +40,13 @@ export type PersonalDataPlace =
    * Free text written by others that may mention the person as Slack sends mentions (`<@U123>`, `<@U123|name>`):
    * each mention is rewritten to MENTION_REPLACEMENT, the rest of the text stays theirs.
    */
-  | (Place & { kind: "mention"; column: string; type: "text" | "jsonb" });
+  | (Place & { kind: "mention"; column: string; type: "text" | "jsonb" })
+  /**
+   * Text generated about the workspace's people (AI summaries) that may name the person in words, which no search for
+   * an id finds: `column` is set to null on every row of the workspace matching `where`, with `set` (SQL assignments
+   * on the same table, saying why) beside it. The row stays.
+   */
+  | (Place & { kind: "clear"; column: string; set: SQL; where?: SQL });
 
 /**
  * A queued job whose payload names the person: jobs of `queue` whose `data.<field>` equals the user id (or, with

@@ -6,7 +6,7 @@ import { type TestApp, useTestApp } from "../../../test/support/app.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
 import { type FakeLlm, llmEnv, startFakeLlm } from "../../../test/support/fake-llm.ts";
 import { submitStandup } from "../../../test/support/standup-answers.ts";
-import { aiSummaries, anonymousAnswers, llmUsage, schedules, standupRuns } from "../../db/schema.ts";
+import { aiSummaries, blockers, llmUsage, responses, schedules, standupRuns } from "../../db/schema.ts";
 import { createKey } from "../mcp-keys/index.ts";
 import { tick } from "../standups/index.ts";
 
@@ -66,13 +66,35 @@ describe("AI summaries at close", async () => {
   const otherSchedule = await setUp(t, OTHER, "C0AIX");
   const ana = "U0AIANAS";
   const ben = "U0AIBENS";
-  // Another run of the same standup, another workspace and anonymous answers, each with a string to look for.
+  // Cy is a member outside the channel (not asked on the days below) whose blocker from an earlier run is still open.
+  const cy = "U0AICYS";
+  await t.addMember(TEAM, cy, { realName: "Cy Dorn" });
+  // Another run of the same standup (with that open blocker) and another workspace, each with a string to look for.
   await seedRun(t.deps.db, {
     teamId: TEAM,
     scheduleId,
     date: "2026-02-20",
-    asked: [ana],
-    answers: { [ana]: { answers: ["EARLIER-RUN-SECRET", "x", "none"] } },
+    asked: [ana, cy],
+    answers: {
+      [ana]: { answers: ["EARLIER-RUN-SECRET", "x", "none"] },
+      [cy]: { answers: ["y", "z", "EARLIER-BLOCKER-SECRET"] },
+    },
+  });
+  const [cyResponse] = await t.deps.db
+    .select({ id: responses.id })
+    .from(responses)
+    .where(and(eq(responses.teamId, TEAM), eq(responses.userId, cy)));
+  await t.deps.db.insert(blockers).values({
+    teamId: TEAM,
+    scheduleId,
+    userId: cy,
+    text: "EARLIER-BLOCKER-SECRET",
+    openedAt: new Date("2026-02-20T09:10:00Z"),
+    openedDate: "2026-02-20",
+    firstResponseId: cyResponse!.id,
+    lastResponseId: cyResponse!.id,
+    lastReportedAt: new Date("2026-02-20T09:10:00Z"),
+    lastDate: "2026-02-20",
   });
   await seedRun(t.deps.db, {
     teamId: OTHER,
@@ -81,9 +103,6 @@ describe("AI summaries at close", async () => {
     asked: ["U0AIANAX"],
     answers: { U0AIANAX: { answers: ["OTHER-WORKSPACE-SECRET", "x", "none"] } },
   });
-  await t.deps.db
-    .insert(anonymousAnswers)
-    .values([{ teamId: TEAM, scheduleId, standupDate: "2026-03-02", questionIndex: 0, value: "ANONYMOUS-SECRET" }]);
 
   it("posts one labelled summary in the run's thread from that run's answers only, once", async () => {
     const runId = await runDay(t, TEAM, "2026-03-02", {
@@ -99,7 +118,9 @@ describe("AI summaries at close", async () => {
     expect(sent).toContain("Shipped the <login> page");
     expect(sent).toContain("Ana Lima");
     expect(sent).toContain("Waiting on the VPN team");
-    for (const secret of ["EARLIER-RUN-SECRET", "OTHER-WORKSPACE-SECRET", "ANONYMOUS-SECRET"]) {
+    // An open blocker of an earlier run: who and how long, never its text (anonymous answers: ai-summary.anonymous).
+    expect(sent).toContain("Cy Dorn: blocked for 10 days");
+    for (const secret of ["EARLIER-RUN-SECRET", "EARLIER-BLOCKER-SECRET", "OTHER-WORKSPACE-SECRET"]) {
       expect(sent).not.toContain(secret);
     }
     const texts = threadTexts(t, "C0AIS");

@@ -3,8 +3,10 @@ import type { Executor } from "../../db/client.ts";
 import { type AiSummaryStatus, aiDigestSummaries, aiSummaries, llmUsage } from "../../db/schema.ts";
 
 /**
- * A pending claim this old belongs to a worker that died between claiming and finishing (the call itself is bounded
- * by LLM_TIMEOUT_MS, at most 10 minutes): the job's retry may take it over and call the model again.
+ * A pending claim this old belongs to a worker that died between claiming and finishing: the job's retry may take it
+ * over and call the model again. It must be well above the longest call (LLM_TIMEOUT_MS, at most MAX_LLM_TIMEOUT_MS,
+ * 2 minutes, in config.ts), so a call still under way is never taken over; the margin covers the reads before the
+ * call and the post after it.
  */
 export const STALE_CLAIM_MS = 10 * 60_000;
 
@@ -152,24 +154,44 @@ export async function findWeekSummary(ex: Executor, key: WeekKey) {
   return row;
 }
 
-/** Tokens the workspace spent on the model on this UTC day. */
-export async function tokensSpent(ex: Executor, teamId: string, day: string): Promise<number> {
-  const [row] = await ex
-    .select({ tokens: llmUsage.tokens })
-    .from(llmUsage)
-    .where(and(eq(llmUsage.teamId, teamId), eq(llmUsage.day, day)));
-  return row?.tokens ?? 0;
-}
-
-/** Adds a call's tokens in one statement, so concurrent calls of one workspace all count. */
-export async function addUsage(ex: Executor, teamId: string, day: string, tokens: number): Promise<void> {
-  await ex
+/**
+ * Reserves `estimate` tokens of the workspace's day in one statement, before the model is called: added only when
+ * they fit (`tokens + estimate <= budget`), so two calls at once cannot both pass a check made before either is
+ * counted. A returned row means reserved (the call is counted then); none means the budget is spent.
+ */
+export async function reserveTokens(
+  ex: Executor,
+  teamId: string,
+  day: string,
+  estimate: number,
+  budget: number,
+): Promise<boolean> {
+  if (estimate > budget) return false;
+  const reserved = await ex
     .insert(llmUsage)
-    .values({ teamId, day, tokens, calls: 1 })
+    .values({ teamId, day, tokens: estimate, calls: 1 })
     .onConflictDoUpdate({
       target: [llmUsage.teamId, llmUsage.day],
       set: { tokens: sql`${llmUsage.tokens} + excluded.tokens`, calls: sql`${llmUsage.calls} + 1` },
-    });
+      setWhere: sql`${llmUsage.tokens} + excluded.tokens <= ${budget}`,
+    })
+    .returning({ tokens: llmUsage.tokens });
+  return reserved.length > 0;
+}
+
+/** Settles a reservation to what the call cost: adds `actual - estimate` (negative when it cost less) to that day. */
+export async function settleTokens(
+  ex: Executor,
+  teamId: string,
+  day: string,
+  estimate: number,
+  actual: number,
+): Promise<void> {
+  if (actual === estimate) return;
+  await ex
+    .update(llmUsage)
+    .set({ tokens: sql`greatest(0, ${llmUsage.tokens} + ${actual - estimate}::int)` })
+    .where(and(eq(llmUsage.teamId, teamId), eq(llmUsage.day, day)));
 }
 
 /** The generated text kept with the still-pending claim, before it is posted (a retry posts it, not a new call). */

@@ -9,7 +9,8 @@ import type { Quoted, RunPrompt } from "./prompt.ts";
 
 /**
  * What the model may read, and nothing more: the one run's responses (by run id and workspace), the standup's open
- * blockers, the run's counts and members' names. Anonymous answers are never read (they live in anonymous_answers,
+ * blockers (the text only where this run reported it; older ones by name and age), the run's counts and members'
+ * names. Anonymous answers are never read (they live in anonymous_answers,
  * which this module does not touch), and an anonymous question's slot in a response is skipped as well.
  */
 
@@ -78,24 +79,30 @@ export async function runPrompt(deps: Pick<Deps, "db">, run: RunRow, counts: Run
     .from(responses)
     .where(and(eq(responses.teamId, run.teamId), eq(responses.runId, run.id)))
     .orderBy(asc(responses.submittedAt), asc(responses.id));
-  const open = await rows<{ userId: string; text: string; openedDate: string }>(
+  // The standup's open blockers: the text only of those this run's response reported (it is this run's answer);
+  // older ones by name and age alone, so no other run's words reach the model.
+  const open = await rows<{ userId: string; text: string | null; openedDate: string }>(
     deps.db,
-    sql`select user_id as "userId", text, opened_date::text as "openedDate" from blockers
-        where team_id = ${run.teamId} and schedule_id = ${run.scheduleId} and status = 'open'
-          and ${liveBlockerSql("blockers")}
-        order by opened_date, id limit 100`,
+    sql`select b.user_id as "userId", case when r.id is not null then b.text end as text,
+          b.opened_date::text as "openedDate"
+        from blockers b
+        left join responses r on r.team_id = b.team_id and r.id = b.last_response_id and r.run_id = ${run.id}
+        where b.team_id = ${run.teamId} and b.schedule_id = ${run.scheduleId} and b.status = 'open'
+          and ${liveBlockerSql("b")}
+        order by b.opened_date, b.id limit 100`,
   );
   const names = await memberNames(deps, run.teamId, [...answered.map((r) => r.userId), ...open.map((b) => b.userId)]);
   const nameOf = (id: string) => names.get(id) ?? "A former member";
   const days = (n: number) => (n === 1 ? "1 day" : `${n} days`);
+  const age = (b: { openedDate: string }) => days(blockerAgeDays(b.openedDate, run.localDate));
   return {
     date: run.localDate,
     ...counts,
     answers: answered.flatMap((r) => answerItems(nameOf(r.userId), r, run.questions, run.questionDetails)),
-    blockers: open.map((b) => ({
-      label: `${nameOf(b.userId)}, open ${days(blockerAgeDays(b.openedDate, run.localDate))}`,
-      text: b.text,
-    })),
+    blockers: open.flatMap((b) =>
+      b.text === null ? [] : [{ label: `${nameOf(b.userId)}, open ${age(b)}`, text: b.text }],
+    ),
+    olderBlockers: open.flatMap((b) => (b.text === null ? [`${nameOf(b.userId)}: blocked for ${age(b)}`] : [])),
   };
 }
 

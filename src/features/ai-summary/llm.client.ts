@@ -27,6 +27,11 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+/** The most a call of these messages can cost: the prompt's estimate plus the longest answer allowed. */
+export function callEstimate(messages: readonly ChatMessage[]): number {
+  return estimateTokens(messages.reduce((n, m) => n + m.content.length, 0)) + MAX_COMPLETION_TOKENS;
+}
+
 interface Completion {
   choices?: { message?: { content?: unknown } }[];
   usage?: { total_tokens?: unknown };

@@ -64,7 +64,10 @@ export interface RunPrompt {
   skipped: number;
   away: number;
   answers: Quoted[];
+  /** Open blockers this run reported, with that answer's text. */
   blockers: Quoted[];
+  /** Open blockers reported only in earlier runs: "Ana Lima: blocked for 6 days", never their text. */
+  olderBlockers: string[];
 }
 
 function section(title: string, items: Quoted[], empty: string): string {
@@ -84,6 +87,9 @@ export function runMessages(p: RunPrompt): ChatMessage[] {
     section("Answers (name, question: answer)", answers, "(nobody answered)"),
     "",
     section("Open blockers of this standup (name, how long open: text)", blockers, "(none)"),
+    ...(p.olderBlockers.length === 0
+      ? []
+      : ["", "Still open from earlier days (not reported today):", ...p.olderBlockers.map((line) => `- ${line}`)]),
   ].join("\n");
   return [
     { role: "system", content: SYSTEM_RUN },

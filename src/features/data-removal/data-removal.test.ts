@@ -125,6 +125,8 @@ async function seedWorkspace(t: TestApp, teamId: string, admin: string): Promise
     select ${`hash_${teamId}`}, 'access', g.id, ${teamId}, ${now}, ${now} from oauth_grants g where g.team_id = ${teamId}`);
   await db.execute(sql`insert into ai_summaries (run_id, team_id, schedule_id, standup_date, status, created_at)
     select r.id, ${teamId}, ${scheduleId}, '2026-11-20', 'posted', ${now} from standup_runs r where r.team_id = ${teamId}`);
+  await db.execute(sql`insert into ai_digest_summaries (team_id, schedule_id, week_start, status, created_at)
+    values (${teamId}, ${scheduleId}, '2026-11-16', 'posted', ${now})`);
   await db.execute(sql`insert into llm_usage (team_id, day, tokens, calls) values (${teamId}, '2026-11-20', 100, 1)`);
   await db.execute(sql`insert into member_syncs (team_id, state) values (${teamId}, 'idle') on conflict do nothing`);
   await takeSlot(db, teamId, "chat.postMessage", SLACK_BUCKETS["chat.postMessage"], 0);

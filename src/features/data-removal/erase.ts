@@ -81,6 +81,9 @@ function placeStatement(place: PersonalDataPlace, person: Person): SQL {
                  where ${inTeam} and ${column}::text like ${`%<@${likeUser}%`}
                    and ${column}::text ~ ${pattern}`;
     }
+    case "clear":
+      return sql`update ${table} set ${column} = null, ${place.set}
+                 where ${inTeam}${place.where ? sql` and (${place.where})` : sql``}`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { intakePersonalData } from "../../chat/intake/personal-data.ts";
 import type { PersonalData } from "../../lib/personal-data.ts";
+import { aiSummaryPersonalData } from "../ai-summary/index.ts";
 import { celebrationsPersonalData } from "../celebrations/index.ts";
 import { emailPersonalData } from "../email/index.ts";
 import { feedPersonalData } from "../feed/index.ts";
@@ -34,6 +35,7 @@ export const PERSONAL_DATA: readonly PersonalData[] = [
   mcpKeysPersonalData,
   feedPersonalData,
   intakePersonalData,
+  aiSummaryPersonalData,
 ];
 
 /**
