@@ -277,7 +277,7 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
         mcpServers: { upbeat: { url: `${APP_URL}/mcp/key`, headers: { Authorization: `Bearer ${key}` } } },
       });
       expect(await config.textContent()).toContain("~/.cursor/mcp.json, your own file");
-      await page.screenshot({ path: join(SHOTS, `key-config-cursor-${size}.png`), fullPage: true });
+      await config.screenshot({ path: join(SHOTS, `key-config-cursor-panel-${size}.png`) });
       // VS Code: a project file, so never the key; a password prompt instead.
       await pickClient(config, "VS Code");
       const vscode = await snippetIn(config);
@@ -293,7 +293,7 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
           },
         },
       });
-      await page.screenshot({ path: join(SHOTS, `key-config-vscode-${size}.png`), fullPage: true });
+      await config.screenshot({ path: join(SHOTS, `key-config-vscode-panel-${size}.png`) });
       await pickClient(config, "Claude Code");
       expect(await snippetIn(config)).toBe(
         `claude mcp add --transport http upbeat ${APP_URL}/mcp/key --header "Authorization: Bearer ${key}"`,
@@ -320,7 +320,7 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
       expect(clipped).toBeLessThanOrEqual(0);
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
       await keysPanel.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SHOTS, `keys-list-${size}.png`), fullPage: true });
+      await keysPanel.screenshot({ path: join(SHOTS, `keys-list-${size}.png`) });
       expect(await axeFindings(page)).toEqual([]);
       await page.close();
     }
