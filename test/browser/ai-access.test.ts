@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { mcpKeys, oauthGrants } from "../../src/db/schema.ts";
+import { APP_URL } from "../support/app.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { NARROW, WIDE } from "../support/nav-entries.ts";
 import { seedGrant, seedOAuthClient } from "../support/oauth-grants.ts";
@@ -83,6 +84,14 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
       }),
     };
   }
+
+  const connectBox = (page: Page) =>
+    page.locator("section", { has: page.getByRole("heading", { name: "Connect an assistant" }) });
+  const configPanel = (page: Page) =>
+    page.locator("section", { has: page.getByRole("heading", { name: "Client configuration with a key" }) });
+  const pickClient = (section: Locator, label: string) =>
+    section.locator("label.segment", { hasText: new RegExp(`^${label}$`) }).click();
+  const snippetIn = async (section: Locator) => (await section.locator(".client-steps pre").textContent()) ?? "";
 
   const revokedAt = async (id: number) =>
     (await web.t.deps.db.select().from(oauthGrants).where(eq(oauthGrants.id, id)))[0]?.revokedAt ?? null;
@@ -178,6 +187,13 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
       expect(text).not.toContain("Connected by");
       expect(await page.getByRole("heading", { name: "API keys" }).count()).toBe(0);
       expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(0);
+      // She connects every client by signing in as herself; keys are an admin's, and would act as the admin.
+      const connect = connectBox(page);
+      expect(await connect.textContent()).toContain("signs in as you");
+      expect(await connect.textContent()).toContain("a read-and-write key acts as that admin");
+      expect(await connect.textContent()).not.toContain("need");
+      await pickClient(connect, "Cursor");
+      expect(JSON.parse(await snippetIn(connect))).toEqual({ mcpServers: { upbeat: { url: `${APP_URL}/mcp` } } });
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
       await page.screenshot({ path: join(SHOTS, `member-${size}.png`), fullPage: true });
 
@@ -188,6 +204,10 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
       expect(await revokedAt(ids.mayaGpt)).toBeNull();
       expect(await revokedAt(ids.leoGpt)).toBeNull();
       expect(await revokedAt(ids.adminClaude)).toBeNull();
+      // Her last one: the empty list says none is active, not that nobody ever connected.
+      await revokeRow(page, "chatgpt.example", "ChatGPT");
+      await expect.poll(() => panel.getByText("No assistant is connected.").count()).toBe(1);
+      expect(await panel.textContent()).not.toContain("yet");
       expect(await axeFindings(page)).toEqual([]);
       await page.close();
       expect(web.problems).toEqual([]);
@@ -219,6 +239,89 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
       expect(stored?.scopes).toEqual(["standups:read", "standups:write"]);
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
       await page.screenshot({ path: join(SHOTS, `key-created-${size}.png`), fullPage: true });
+      await page.close();
+    }
+    expect(web.problems).toEqual([]);
+  });
+  it("an admin sees how every client signs in, and key snippets that match the README and never put the key in a project file", async () => {
+    for (const [size, viewport] of [
+      ["1280", WIDE],
+      ["390", NARROW],
+    ] as const) {
+      const page = await web.newPage();
+      await page.setViewportSize(viewport);
+      await web.signIn(TEAM, ADMIN, "/dashboard/ai-access", { page });
+      const connect = connectBox(page);
+      await expect.poll(() => connect.locator("label.segment").count(), { timeout: 10_000 }).toBe(5);
+      // OAuth on /mcp for every client, no header.
+      await pickClient(connect, "Claude Code");
+      expect(await snippetIn(connect)).toBe(`claude mcp add --transport http upbeat ${APP_URL}/mcp`);
+      expect(await connect.textContent()).toContain("Authenticate");
+      await pickClient(connect, "VS Code");
+      expect(JSON.parse(await snippetIn(connect))).toEqual({
+        servers: { upbeat: { type: "http", url: `${APP_URL}/mcp` } },
+      });
+      await pickClient(connect, "Cursor");
+      expect(JSON.parse(await snippetIn(connect))).toEqual({ mcpServers: { upbeat: { url: `${APP_URL}/mcp` } } });
+      await page.screenshot({ path: join(SHOTS, `connect-cursor-${size}.png`), fullPage: true });
+
+      await page.getByLabel("Name (optional)").fill(`Snippets ${size}`);
+      await page.getByRole("button", { name: "Create key" }).click();
+      const keyText = page.getByText(/svc_[0-9A-Za-z]{30,}/).first();
+      await expect.poll(() => keyText.count(), { timeout: 10_000 }).toBe(1);
+      const key = /svc_[0-9A-Za-z]+/.exec((await keyText.textContent()) ?? "")?.[0] ?? "";
+      expect(key).not.toBe("");
+      const config = configPanel(page);
+      // Cursor: the user's own file, with the key.
+      expect(JSON.parse(await snippetIn(config))).toEqual({
+        mcpServers: { upbeat: { url: `${APP_URL}/mcp/key`, headers: { Authorization: `Bearer ${key}` } } },
+      });
+      expect(await config.textContent()).toContain("~/.cursor/mcp.json, your own file");
+      await config.screenshot({ path: join(SHOTS, `key-config-cursor-panel-${size}.png`) });
+      // VS Code: a project file, so never the key; a password prompt instead.
+      await pickClient(config, "VS Code");
+      const vscode = await snippetIn(config);
+      expect(vscode).not.toContain(key);
+      expect(JSON.parse(vscode)).toEqual({
+        inputs: [{ type: "promptString", id: "upbeat-key", description: "Upbeat API key", password: true }],
+        servers: {
+          upbeat: {
+            type: "http",
+            url: `${APP_URL}/mcp/key`,
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own placeholder
+            headers: { Authorization: "Bearer ${input:upbeat-key}" },
+          },
+        },
+      });
+      await config.screenshot({ path: join(SHOTS, `key-config-vscode-panel-${size}.png`) });
+      await pickClient(config, "Claude Code");
+      expect(await snippetIn(config)).toBe(
+        `claude mcp add --transport http upbeat ${APP_URL}/mcp/key --header "Authorization: Bearer ${key}"`,
+      );
+      // Claude Desktop keeps the mcp-remote bridge, on the key path.
+      await pickClient(config, "Claude Desktop");
+      const desktop = JSON.parse(await snippetIn(config));
+      expect(desktop.mcpServers.upbeat.command).toBe("npx");
+      expect(desktop.mcpServers.upbeat.args).toContain("mcp-remote");
+      expect(desktop.mcpServers.upbeat.args).toContain(`${APP_URL}/mcp/key`);
+      expect(desktop.mcpServers.upbeat.env.AUTH_HEADER).toBe(`Bearer ${key}`);
+      await page.getByRole("button", { name: "I have copied it" }).click();
+
+      // The keys list fits: at 390 px the facts stack under the name and Revoke is fully on screen.
+      const keysPanel = page.locator("section", { has: page.getByRole("heading", { name: "API keys" }) });
+      const row = keysPanel.getByRole("row").filter({ hasText: `Snippets ${size}` });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain("Read only");
+      const revoke = row.getByRole("button", { name: /^Revoke/ });
+      const box = await revoke.boundingBox();
+      expect(box).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
+      const clipped = await keysPanel.locator(".table-wrap").evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(clipped).toBeLessThanOrEqual(0);
+      expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+      await keysPanel.scrollIntoViewIfNeeded();
+      await keysPanel.screenshot({ path: join(SHOTS, `keys-list-${size}.png`) });
+      expect(await axeFindings(page)).toEqual([]);
       await page.close();
     }
     expect(web.problems).toEqual([]);

@@ -8,6 +8,7 @@ import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule } from "../support/factories.ts";
 import { type FakeLlm, llmEnv, startFakeLlm } from "../support/fake-llm.ts";
 import { NARROW, WIDE } from "../support/nav-entries.ts";
+import { axeFindings } from "../support/page-checks.ts";
 
 const TEAM = "T0AIWEB";
 const ADMIN = "U0AIWEBADMIN";
@@ -32,7 +33,11 @@ describe.runIf(hasChromium)("the standup editor's AI summary box, server without
     const box = page.getByLabel("Post an AI summary in the thread at close");
     await expect.poll(() => box.count()).toBe(1);
     expect(await box.isDisabled()).toBe(true);
-    expect(await page.locator("#ai-summary-help").textContent()).toBe("Set LLM_API_URL to use AI summaries.");
+    // A server setting for whoever runs Upbeat, said as such.
+    expect(await page.locator("#ai-summary-help").textContent()).toBe(
+      "AI summaries are off on this server: set LLM_API_URL and LLM_MODEL (and LLM_API_KEY if your model needs one) and restart Upbeat.",
+    );
+    expect(await axeFindings(page)).toEqual([]);
     for (const [size, viewport] of [
       ["1280", WIDE],
       ["390", NARROW],

@@ -116,16 +116,27 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
       const text = (await page.locator("main").textContent()) ?? "";
       expect(text).toContain("assistant.example");
       expect(text).toContain("not verified");
+      // The badge explains itself.
+      expect(text).toContain("The client named itself; Upbeat cannot check who made it.");
       expect(text).toContain("Read standups, blockers, kudos and members of this workspace");
       expect(text).toContain(
-        "Submit and edit your standup answers, skip, set your time off, give kudos and resolve blockers — as you",
+        "submit and edit your standup answers, skip, set your time off, give kudos and resolve blockers — as you",
       );
       // Focused: no dashboard navigation to wander off into mid-flow.
       expect(await page.getByRole("navigation", { name: "Dashboard" }).count()).toBe(0);
       expect(await page.title()).toBe("Connect Test Assistant · Upbeat");
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
       expect(await axeFindings(page)).toEqual([]);
+      // The client asked for write: that is the default, and the person may narrow it to read only.
+      expect(await page.getByLabel("Read and write").isChecked()).toBe(true);
+      expect(await page.getByLabel("Read only").isChecked()).toBe(false);
       await page.screenshot({ path: join(SHOTS, `consent-${size}.png`), fullPage: true });
+      // At 390 px the person chooses read only; at 1280 px she keeps what the client asked for.
+      const readOnly = size === "390";
+      if (readOnly) {
+        await page.getByLabel("Read only").check();
+        await page.screenshot({ path: join(SHOTS, `consent-read-only-${size}.png`), fullPage: true });
+      }
 
       await page.getByRole("button", { name: "Approve" }).click();
       await page.waitForURL((url) => url.href.startsWith(`${callback}?`), { timeout: 10_000 });
@@ -137,6 +148,8 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
         .from(oauthGrants)
         .where(and(eq(oauthGrants.teamId, TEAM), eq(oauthGrants.userId, MAYA)));
       expect(grants.length).toBeGreaterThanOrEqual(1);
+      const newest = grants.reduce((a, b) => (b.id > a.id ? b : a));
+      expect(newest.scopes).toEqual(readOnly ? ["standups:read"] : ["standups:read", "standups:write"]);
       await page.close();
       expect(web.problems).toEqual([]);
     });
@@ -151,8 +164,9 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
       .poll(() => page.locator(".consent-origin").textContent(), { timeout: 10_000 })
       .toContain("Published by docs-assistant.example");
     expect(await page.getByText("not verified").count()).toBe(0);
-    // Read only: the write scope is not offered.
+    // Read only: the write scope is not offered, and there is nothing to choose.
     expect(await page.getByText("Submit and edit your standup answers", { exact: false }).count()).toBe(0);
+    expect(await page.getByRole("radio").count()).toBe(0);
     await page.getByRole("button", { name: "Deny" }).click();
     await page.waitForURL((url) => url.href.startsWith(`${callback}?`), { timeout: 10_000 });
     expect(new URL(page.url()).searchParams.get("error")).toBe("access_denied");

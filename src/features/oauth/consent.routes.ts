@@ -5,11 +5,19 @@ import type { Tx } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, type SessionUser } from "../../http/auth.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { App } from "../../http/server.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
-import { CODE_PREFIX, CODE_TTL_MS, issuerOf, newSecret, redirectWith, SCOPE_DESCRIPTIONS } from "./oauth.model.ts";
+import {
+  CODE_PREFIX,
+  CODE_TTL_MS,
+  issuerOf,
+  newSecret,
+  redirectWith,
+  SCOPE_DESCRIPTIONS,
+  SCOPES,
+} from "./oauth.model.ts";
 import { decideRequest, findRequest, insertGrant, insertToken, type RequestRow, touchClient } from "./oauth.repo.ts";
 import { consentRequest, redirectTo } from "./oauth.schemas.ts";
 import { redirectHost } from "./redirect-uris.ts";
@@ -36,8 +44,39 @@ async function decide(deps: Deps, tx: Tx, id: string) {
   throw decided();
 }
 
-async function approve(deps: Deps, s: SessionUser, id: string): Promise<{ redirect_to: string }> {
-  await openRequest(deps, id);
+const approveBody = z
+  .object({
+    scopes: z
+      .array(z.enum(SCOPES))
+      .min(1)
+      .max(SCOPES.length)
+      .optional()
+      .describe(
+        "What the person allows: a subset of the request's scopes with standups:read; all of them when left out",
+      ),
+  })
+  .nullable();
+
+/**
+ * The person may allow less than the client asked for (read only instead of read and write), never more: checked
+ * before the request is claimed, so a refused choice leaves it open for another try.
+ */
+function chosenScopes(asked: RequestRow["scopes"], chosen: string[] | undefined): RequestRow["scopes"] {
+  if (!chosen) return asked;
+  if (!chosen.includes("standups:read")) throw badRequest("scopes must include standups:read");
+  const extra = chosen.filter((scope) => !(asked as string[]).includes(scope));
+  if (extra.length) throw badRequest(`The client did not ask for ${extra.join(", ")}`);
+  return asked.filter((scope) => chosen.includes(scope));
+}
+
+async function approve(
+  deps: Deps,
+  s: SessionUser,
+  id: string,
+  body: z.infer<typeof approveBody>,
+): Promise<{ redirect_to: string }> {
+  const open = await openRequest(deps, id);
+  const scopes = chosenScopes(open.request.scopes, body?.scopes);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const req: RequestRow = await decide(deps, tx, id);
@@ -46,7 +85,7 @@ async function approve(deps: Deps, s: SessionUser, id: string): Promise<{ redire
       teamId: s.teamId,
       userId: s.userId,
       clientId: req.clientId,
-      scopes: req.scopes,
+      scopes,
       resource: req.resource,
       createdAt: now,
     });
@@ -134,13 +173,16 @@ export function consentRoutes(app: App, deps: Deps): void {
               ? "Approve: grants the client access as this member; answers where the browser goes (with the code)"
               : "Deny: answers where the browser goes (with error=access_denied)",
           params,
-          body: z.object({}).nullable(),
+          body: action === "approve" ? approveBody : z.object({}).nullable(),
           response: { 200: redirectTo, ...requestErrors, ...mutationErrors },
         },
       },
       async (req, reply) => {
         const s = requireSession(req);
-        const out = action === "approve" ? await approve(deps, s, req.params.id) : await deny(deps, req.params.id);
+        const out =
+          action === "approve"
+            ? await approve(deps, s, req.params.id, req.body as z.infer<typeof approveBody>)
+            : await deny(deps, req.params.id);
         return reply.header("cache-control", "no-store").send(out);
       },
     );

@@ -68,10 +68,14 @@ export function useConsentRequest(id: string) {
   });
 }
 
+/** Approve may carry the scopes the person chose (a subset of the request's; the server never widens). */
 export function useDecideRequest(id: string) {
   return useMutation({
-    mutationFn: (decision: "approve" | "deny") =>
-      api.post<{ redirect_to: string }>(`/oauth/requests/${encodeURIComponent(id)}/${decision}`, {}),
+    mutationFn: ({ decision, scopes }: { decision: "approve" | "deny"; scopes?: McpScope[] }) =>
+      api.post<{ redirect_to: string }>(
+        `/oauth/requests/${encodeURIComponent(id)}/${decision}`,
+        decision === "approve" && scopes ? { scopes } : {},
+      ),
   });
 }
 

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { CopyButton } from "../components/copy-button.tsx";
 import { Empty, FormError } from "../components/states.tsx";
-import { SCOPE_WORDS, scopesInWords } from "../lib/ai-clients.ts";
+import { relativeTime, SCOPE_WORDS, scopesInWords } from "../lib/ai-clients.ts";
 import { formatInstant } from "../lib/format.ts";
 import { useCreateMcpKey } from "../lib/mutations.ts";
 import type { CreatedMcpKey, McpKey } from "../lib/types.ts";
 
-/** Admins only: API keys for clients that send a header (Cursor, Claude Code, VS Code). */
+/** Admins only: API keys for automation and clients without OAuth sign-in (they send a header to /mcp/key). */
 export function CreateKey({ onCreated }: { onCreated: (key: CreatedMcpKey) => void }) {
   const [name, setName] = useState("");
   const [write, setWrite] = useState(false);
@@ -91,12 +91,20 @@ export function NewKey({ created, onDone }: { created: CreatedMcpKey; onDone: ()
         <code className="secret-value">{created.key}</code>
         <CopyButton text={created.key} label="Copy key" className="button button-primary" />
       </div>
-      <p className="field-help">The configuration snippets below include this key until you close this box.</p>
+      <p className="field-help">
+        The Cursor, Claude Code and Claude Desktop snippets below include this key until you close this box; the VS Code
+        one never does (VS Code asks for the key).
+      </p>
       <button type="button" className="button" onClick={onDone}>
         I have copied it
       </button>
     </section>
   );
+}
+
+/** "Read and write · created 3 days ago · last used never". */
+function narrowKeyFacts(k: McpKey): string {
+  return `${scopesInWords(k.scopes)} · created ${relativeTime(k.created_at)} · last used ${relativeTime(k.last_used_at)}`;
 }
 
 export function KeyList({ keys, onRevoke }: { keys: McpKey[]; onRevoke: (key: McpKey) => void }) {
@@ -114,8 +122,12 @@ export function KeyList({ keys, onRevoke }: { keys: McpKey[]; onRevoke: (key: Mc
         <thead>
           <tr>
             <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Access</th>
+            <th scope="col" className="hide-narrow">
+              Key
+            </th>
+            <th scope="col" className="hide-narrow">
+              Access
+            </th>
             <th scope="col" className="hide-narrow">
               Created
             </th>
@@ -130,11 +142,17 @@ export function KeyList({ keys, onRevoke }: { keys: McpKey[]; onRevoke: (key: Mc
         <tbody>
           {keys.map((k) => (
             <tr key={k.id} className={k.active ? undefined : "row-inactive"}>
-              <th scope="row">{k.name || <span className="muted">Unnamed</span>}</th>
-              <td>
+              <th scope="row">
+                {k.name || <span className="muted">Unnamed</span>}
+                {/* A phone has no room for the columns: the same facts under the name, as for connected clients. */}
+                <div className="grant-meta muted show-narrow">
+                  <code>{k.key_prefix}…</code> · {narrowKeyFacts(k)}
+                </div>
+              </th>
+              <td className="hide-narrow">
                 <code>{k.key_prefix}…</code>
               </td>
-              <td>{scopesInWords(k.scopes)}</td>
+              <td className="hide-narrow">{scopesInWords(k.scopes)}</td>
               <td className="hide-narrow">{formatInstant(k.created_at)}</td>
               <td className="hide-narrow">{formatInstant(k.last_used_at)}</td>
               <td className="actions-cell">

@@ -1,67 +1,40 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { CopyButton } from "../components/copy-button.tsx";
 import { PageHeader } from "../components/layout.tsx";
-import { Empty, Notice, QueryView } from "../components/states.tsx";
+import { Notice, QueryView } from "../components/states.tsx";
 import { appUrlOf } from "../lib/ai-clients.ts";
 import { useRevokeMcpKey } from "../lib/mutations.ts";
 import { useMcpConfig, useMcpKeys } from "../lib/queries.ts";
-import type { CreatedMcpKey, McpClientConfig, McpConfigs, McpKey, Me } from "../lib/types.ts";
+import type { CreatedMcpKey, McpKey, Me } from "../lib/types.ts";
+import { KeyClients, OAuthClients } from "./ai-access-clients.tsx";
 import { CreateKey, KeyList, NewKey } from "./ai-access-keys.tsx";
-import { ConnectBox, ConnectedClients } from "./connected-clients.tsx";
+import { ConnectedClients } from "./connected-clients.tsx";
 
-const API_KEY_PLACEHOLDER = "<API_KEY>";
-
-const CLIENTS: Record<string, { label: string; where: string }> = {
-  claude_desktop: {
-    label: "Claude Desktop",
-    where: "Settings → Developer → Edit Config, in claude_desktop_config.json",
-  },
-  cursor: { label: "Cursor", where: "~/.cursor/mcp.json, or .cursor/mcp.json in a project" },
-  vscode: { label: "VS Code", where: ".vscode/mcp.json in your project" },
-};
-
-function clientLabel(kind: string): string {
-  return CLIENTS[kind]?.label ?? kind.replace(/[_-]+/g, " ").replace(/^\w/, (c) => c.toUpperCase());
-}
-
-/** VS Code reads a `servers` map; the others read `mcpServers`. */
-function snippetFor(kind: string, config: McpClientConfig, key: string | undefined): string {
-  const body = kind === "vscode" && config.servers ? { servers: config.servers } : { mcpServers: config.mcpServers };
-  const text = JSON.stringify(body, null, 2);
-  return key ? text.split(API_KEY_PLACEHOLDER).join(key) : text;
-}
-
-function ClientConfigs({ configs, newKey }: { configs: McpConfigs; newKey: string | undefined }) {
-  const kinds = Object.keys(configs) as (keyof McpConfigs)[];
-  const [kind, setKind] = useState<keyof McpConfigs>(kinds[0] ?? "claude_desktop");
-  const group = useId();
-  const config = configs[kind];
-  if (kinds.length === 0 || !config) return <Empty title="No client configurations available" />;
-  const snippet = snippetFor(kind, config, newKey);
+/** Where assistants connect: every client signs in with OAuth at /mcp; keys at /mcp/key are the admins' alternative. */
+function ConnectBox({ appUrl, isAdmin }: { appUrl: string; isAdmin: boolean }) {
+  const oauthUrl = `${appUrl}/mcp`;
+  const keyUrl = `${appUrl}/mcp/key`;
   return (
-    <>
-      <fieldset className="segmented">
-        <legend className="sr-only">Client</legend>
-        {kinds.map((k) => (
-          <label key={k} className="segment">
-            <input type="radio" name={group} value={k} checked={k === kind} onChange={() => setKind(k)} />
-            <span className="segment-label">{clientLabel(k)}</span>
-          </label>
-        ))}
-      </fieldset>
-      <p className="field-help">
-        {CLIENTS[kind]?.where ? `Add this to ${CLIENTS[kind]?.where}. ` : ""}
-        {newKey ? "It contains your new key." : `Replace ${API_KEY_PLACEHOLDER} with your key.`} The client runs{" "}
-        <code>npx mcp-remote</code>, so it needs Node.js.
+    <section className="card" aria-labelledby="connect-title">
+      <h2 id="connect-title">Connect an assistant</h2>
+      <p>
+        Every assistant connects to this address and signs in as you: Upbeat shows an approval page where you choose{" "}
+        <strong>Read only</strong> or <strong>Read and write</strong>. Whatever it writes is recorded as yours, via MCP.
       </p>
-      <div className="snippet">
-        <pre>
-          <code>{snippet}</code>
-        </pre>
-        <CopyButton text={snippet} label="Copy configuration" />
+      <div className="secret-row">
+        <code className="secret-value">{oauthUrl}</code>
+        <CopyButton text={oauthUrl} label="Copy MCP address" className="button button-primary" />
       </div>
-    </>
+      <OAuthClients oauthUrl={oauthUrl} />
+      <p className="field-help">
+        API keys are the other way, for automation and clients without sign-in: they use <code>{keyUrl}</code> with the
+        header <code>Authorization: Bearer &lt;key&gt;</code>.{" "}
+        {isAdmin
+          ? "You create them below; a read-and-write key acts as you, the admin who made it."
+          : "Only an admin creates them, and a read-and-write key acts as that admin: signing in is the way to act as yourself."}
+      </p>
+    </section>
   );
 }
 
@@ -74,14 +47,14 @@ export function AiAccessPage({ me }: { me: Me }) {
         title="AI access"
         lead="Let AI assistants (Claude, ChatGPT, Cursor, VS Code and other MCP clients) read standup data and, when you allow it, act for you."
       />
-      <ConnectBox appUrl={appUrlOf(configs.data)} />
+      <ConnectBox appUrl={appUrlOf(configs.data)} isAdmin={isAdmin} />
       <ConnectedClients isAdmin={isAdmin} />
       {isAdmin ? <ApiKeys configs={configs} /> : null}
     </>
   );
 }
 
-/** Admins only: keys, and the snippets for clients that send one. */
+/** Admins only: keys, and how clients send one. */
 function ApiKeys({ configs }: { configs: ReturnType<typeof useMcpConfig> }) {
   const keys = useMcpKeys();
   const revokeKey = useRevokeMcpKey();
@@ -135,10 +108,10 @@ function ApiKeys({ configs }: { configs: ReturnType<typeof useMcpConfig> }) {
       </section>
       <section className="panel" aria-labelledby="config-title">
         <div className="panel-head">
-          <h2 id="config-title">Client configuration</h2>
+          <h2 id="config-title">Client configuration with a key</h2>
         </div>
         <QueryView query={configs} loading="Loading configuration…">
-          {(data) => <ClientConfigs configs={data} newKey={created?.key} />}
+          {(data) => <KeyClients configs={data} keyUrl={`${appUrlOf(data)}/mcp/key`} newKey={created?.key} />}
         </QueryView>
       </section>
       <ConfirmDialog

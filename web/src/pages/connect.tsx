@@ -69,16 +69,84 @@ function ClientOrigin({ client }: { client: ConsentRequest["client"] }) {
         "The client registered itself "
       )}
       <span className="badge badge-blocker">not verified</span>
+      <span className="consent-why field-help">
+        The client named itself; Upbeat cannot check who made it. Check the address it returns to, above.
+      </span>
     </p>
+  );
+}
+
+/** What the client asked for, as a choice when it asked for write: the person may allow reading only. */
+function ScopeChoice({
+  request,
+  write,
+  onChange,
+}: {
+  request: ConsentRequest;
+  write: boolean;
+  onChange: (write: boolean) => void;
+}) {
+  const asksWrite = request.scopes.some((s) => s.scope === "standups:write");
+  if (!asksWrite) {
+    return (
+      <>
+        <h2 className="consent-subtitle">It will be able to</h2>
+        <ul className="consent-scopes">
+          {request.scopes.map((s) => (
+            <li key={s.scope}>
+              {SCOPE_WORDS[s.scope as McpScope] ?? s.description}
+              <span className="muted"> ({s.scope})</span>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  return (
+    <fieldset className="consent-choice">
+      <legend className="consent-subtitle">What may it do? It asked to read and write.</legend>
+      <div className="field-check">
+        <input
+          id="consent-read"
+          type="radio"
+          name="consent-scope"
+          checked={!write}
+          onChange={() => onChange(false)}
+          aria-describedby="consent-read-help"
+        />
+        <label htmlFor="consent-read">Read only</label>
+      </div>
+      <p id="consent-read-help" className="field-help consent-choice-help">
+        {SCOPE_WORDS["standups:read"]} <span>(standups:read)</span>
+      </p>
+      <div className="field-check">
+        <input
+          id="consent-write"
+          type="radio"
+          name="consent-scope"
+          checked={write}
+          onChange={() => onChange(true)}
+          aria-describedby="consent-write-help"
+        />
+        <label htmlFor="consent-write">Read and write</label>
+      </div>
+      <p id="consent-write-help" className="field-help consent-choice-help">
+        Also: {SCOPE_WORDS["standups:write"].charAt(0).toLowerCase()}
+        {SCOPE_WORDS["standups:write"].slice(1)} <span>(standups:write)</span>
+      </p>
+    </fieldset>
   );
 }
 
 function Consent({ request, id }: { request: ConsentRequest; id: string }) {
   const decide = useDecideRequest(id);
   const [leaving, setLeaving] = useState(false);
+  // Defaults to what the client asked for; the person may narrow it to read only.
+  const [write, setWrite] = useState(() => request.scopes.some((s) => s.scope === "standups:write"));
   const { client } = request;
+  const scopes: McpScope[] = write ? ["standups:read", "standups:write"] : ["standups:read"];
   const choose = (decision: "approve" | "deny") =>
-    decide.mutate(decision, {
+    decide.mutate(decision === "approve" ? { decision, scopes } : { decision }, {
       onSuccess: ({ redirect_to }) => {
         setLeaving(true);
         window.location.assign(redirect_to);
@@ -96,15 +164,7 @@ function Consent({ request, id }: { request: ConsentRequest; id: string }) {
         <strong className="consent-host-name">{client.redirect_host}</strong>
       </div>
       <ClientOrigin client={client} />
-      <h2 className="consent-subtitle">It will be able to</h2>
-      <ul className="consent-scopes">
-        {request.scopes.map((s) => (
-          <li key={s.scope}>
-            {SCOPE_WORDS[s.scope as McpScope] ?? s.description}
-            <span className="muted"> ({s.scope})</span>
-          </li>
-        ))}
-      </ul>
+      <ScopeChoice request={request} write={write} onChange={setWrite} />
       <p className="muted">
         Only approve a client you started connecting yourself. You can revoke it at any time under AI access in the
         dashboard.

@@ -1,33 +1,9 @@
 import { useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
-import { CopyButton } from "../components/copy-button.tsx";
 import { Empty, Notice, QueryView } from "../components/states.tsx";
 import { relativeTime, scopesInWords, useGrants, useRevokeGrant } from "../lib/ai-clients.ts";
 import { formatInstant } from "../lib/format.ts";
 import type { OAuthGrant } from "../lib/types.ts";
-
-/** Where assistants connect: OAuth clients at /mcp, key clients at /mcp/key (which never asks them to sign in). */
-export function ConnectBox({ appUrl }: { appUrl: string }) {
-  const oauthUrl = `${appUrl}/mcp`;
-  const keyUrl = `${appUrl}/mcp/key`;
-  return (
-    <section className="card" aria-labelledby="connect-title">
-      <h2 id="connect-title">Connect an assistant</h2>
-      <p>
-        In <strong>Claude</strong> or <strong>ChatGPT</strong>, add a custom connector with this address. You sign in
-        from Slack and approve it here; it then acts as you.
-      </p>
-      <div className="secret-row">
-        <code className="secret-value">{oauthUrl}</code>
-        <CopyButton text={oauthUrl} label="Copy MCP address" className="button button-primary" />
-      </div>
-      <p className="field-help">
-        Clients that send an API key instead (Cursor, Claude Code, VS Code) use <code>{keyUrl}</code> with the header{" "}
-        <code>Authorization: Bearer &lt;key&gt;</code>. An admin creates keys on this page.
-      </p>
-    </section>
-  );
-}
 
 /** "Read only · connected 3 days ago by Maya Okafor · last used never". */
 function narrowFacts(g: OAuthGrant, isAdmin: boolean): string {
@@ -46,11 +22,13 @@ function GrantRows({
 }) {
   if (grants.length === 0) {
     return (
+      // Revoked approvals are not listed, so an empty list says nothing about the past: only that none is active.
       <Empty title="No AI clients connected">
         <p>
+          No assistant is connected.{" "}
           {isAdmin
-            ? "Nobody in this workspace has connected an assistant yet."
-            : "Connect Claude or ChatGPT with the address above; it shows up here."}
+            ? "Approved assistants of everyone in this workspace show up here."
+            : "Connect one above; it shows up here."}
         </p>
       </Empty>
     );

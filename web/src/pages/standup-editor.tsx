@@ -578,6 +578,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
             <input
               id="ai-summary"
               type="checkbox"
+              className={aiAvailable ? undefined : "check-unavailable"}
               checked={form.aiSummary}
               disabled={!aiAvailable && !form.aiSummary}
               onChange={(e) => update({ aiSummary: e.target.checked })}
@@ -588,7 +589,7 @@ function StandupForm({ schedule }: { schedule?: Schedule }) {
           <p id="ai-summary-help" className="field-help">
             {aiAvailable
               ? "A few sentences by your server's model (themes, risks, blockers, who needs help), labelled as generated. Anonymous answers are never sent."
-              : "Set LLM_API_URL to use AI summaries."}
+              : "AI summaries are off on this server: set LLM_API_URL and LLM_MODEL (and LLM_API_KEY if your model needs one) and restart Upbeat."}
           </p>
         </div>
 
