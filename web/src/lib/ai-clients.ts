@@ -68,6 +68,13 @@ export function useConsentRequest(id: string) {
   });
 }
 
+/** Signed out on the consent page: the person asks to come back to it after signing in (the server sets a cookie). */
+export function useResumeRequest(id: string) {
+  return useMutation({
+    mutationFn: () => api.post<void>(`/oauth/requests/${encodeURIComponent(id)}/resume`, {}),
+  });
+}
+
 export function useDecideRequest(id: string) {
   return useMutation({
     mutationFn: (decision: "approve" | "deny") =>
