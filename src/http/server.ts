@@ -37,6 +37,8 @@ export interface RouteInfo {
   admin: boolean;
   /** Refused to plain members although not `admin`: a Celebrations admin may call it too. */
   celebrationsAdmin: boolean;
+  /** A /dashboard/api route that works without a session (`config.public`). */
+  public: boolean;
 }
 
 declare module "fastify" {
@@ -93,6 +95,7 @@ export async function buildServer(deps: Deps, sessions: SessionLookup, routes: R
           url: r.url,
           admin: Boolean(r.config?.admin),
           celebrationsAdmin: Boolean(r.config?.celebrationsAdmin),
+          public: Boolean(r.config?.public),
         });
     }
   });

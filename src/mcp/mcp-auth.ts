@@ -31,6 +31,7 @@ export async function authenticateMcp(
         teamName: owner.teamName,
         userId: owner.createdBy || null,
         scopes: owner.scopes,
+        isAdmin: true,
         credential: { kind: "key", keyId: owner.keyId },
       },
       recordUse: () => recordKeyUse(deps, owner),

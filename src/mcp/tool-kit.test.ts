@@ -30,6 +30,7 @@ async function connected() {
     teamName: "Kit",
     userId: "U0KIT",
     scopes: ["standups:read"] as const,
+    isAdmin: true,
     credential: { kind: "key", keyId: 1 } as const,
   };
   const server = new McpServer({ name: "kit", version: "0.0.0" });

@@ -26,6 +26,11 @@ export interface McpPrincipal {
    */
   readonly userId: string | null;
   readonly scopes: readonly McpScope[];
+  /**
+   * Whether reads reach what the dashboard shows admins only (e-mails and roles of members). A key is a workspace
+   * credential an admin made, so it reads as an admin; an OAuth token reads as its member's current role.
+   */
+  readonly isAdmin: boolean;
   readonly credential: McpCredential;
 }
 

@@ -6,7 +6,7 @@ import {
   participationByMember,
   participationDaily,
 } from "../features/insights/index.ts";
-import { listMemberViews } from "../features/members/index.ts";
+import { listMemberViews, listPeople } from "../features/members/index.ts";
 import { displayName, listScheduleRows, standupChannelNames } from "../features/schedules/index.ts";
 import { daysArg, defineTool, echoFilters, lastDays, scheduleArg, toolFilters, userArg } from "./tool-kit.ts";
 
@@ -43,11 +43,14 @@ export const getMembers = defineTool({
   name: "get_members",
   title: "Workspace members",
   description:
-    "Everyone Upbeat knows in the workspace: user_id (the Slack user id other tools take), real_name, email, tz " +
-    "(IANA timezone), active (false for people who left or were deactivated) and role (admin or member).",
+    "Everyone Upbeat knows in the workspace: user_id (the Slack user id other tools take), real_name, active " +
+    "(false for people who left or were deactivated) and, when the credential reads as a workspace admin (an API " +
+    "key, or a connection by an admin), email, tz (IANA timezone) and role (admin or member); for anyone else " +
+    "display_name and avatar_url instead, as the dashboard shows members.",
   input: {},
   async run(ctx) {
-    const members = await listMemberViews(ctx.deps, ctx.teamId);
+    // Members see people as the dashboard shows them (/dashboard/api/people): e-mails and roles are admin-only there.
+    const members = ctx.isAdmin ? await listMemberViews(ctx.deps, ctx.teamId) : await listPeople(ctx.deps, ctx.teamId);
     return { count: members.length, active: members.filter((m) => m.active).length, members };
   },
 });

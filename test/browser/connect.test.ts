@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { oauthGrants } from "../../src/db/schema.ts";
+import { issueLoginToken } from "../../src/features/session/index.ts";
 import { APP_URL } from "../support/app.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { NARROW, WIDE } from "../support/nav-entries.ts";
@@ -83,11 +84,11 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
     return id;
   }
 
-  it("signed out: says to sign in from Slack and that the page comes back after", async () => {
+  it("signed out: the sign-in steps and a button to come back; only after that click does sign-in return here", async () => {
     mkdirSync(SHOTS, { recursive: true });
     const id = await newRequest();
     const page = await web.newPage();
-    await page.setViewportSize(NARROW);
+    await page.setViewportSize(WIDE);
     await page.goto(`${web.base}/dashboard/connect?request=${id}`);
     await expect.poll(() => heading(page).textContent(), { timeout: 10_000 }).toBe("Sign in from Slack");
     const text = await page.locator("main").textContent();
@@ -95,7 +96,39 @@ describe.runIf(hasChromium)("the consent page for an AI client", () => {
     expect(text).toContain("you come back to this page");
     expect(text).toContain("/upbeat");
     expect(text).toContain("Home");
+    // The visit alone leaves no after-login cookie behind (any site could cause the visit).
+    const afterLogin = async () => (await web.context.cookies()).find((c) => c.name === "upbeat_after_login");
+    expect(await afterLogin()).toBeUndefined();
+    expect(await axeFindings(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "signed-out-1280.png"), fullPage: true });
+    await page.setViewportSize(NARROW);
+    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SHOTS, "signed-out-390.png"), fullPage: true });
+
+    await page.getByRole("button", { name: "Continue here after I sign in" }).click();
+    await expect.poll(() => page.getByRole("status").textContent(), { timeout: 10_000 }).toContain("Done.");
+    expect(decodeURIComponent((await afterLogin())?.value ?? "")).toBe(`/dashboard/connect?request=${id}`);
+    await page.screenshot({ path: join(SHOTS, "signed-out-resumed-390.png"), fullPage: true });
+
+    // The sign-in link from Slack now lands on the consent page, not the dashboard's home.
+    await page.goto(`${web.base}/dashboard/login?t=${encodeURIComponent(issueLoginToken(web.t.deps, TEAM, MAYA))}`);
+    await page.waitForURL(`${web.base}/dashboard/connect?request=${id}`, { timeout: 10_000 });
+    await expect
+      .poll(() => heading(page).textContent(), { timeout: 10_000 })
+      .toBe("Test Assistant wants to access Upbeat in Connect Rockets as Maya Okafor");
+    expect(await afterLogin()).toBeUndefined();
+    await page.close();
+    expect(web.problems).toEqual([]);
+  });
+
+  it("signed out with an unknown request: the button says it is no longer open", async () => {
+    await web.context.clearCookies();
+    const page = await web.newPage();
+    await page.goto(`${web.base}/dashboard/connect?request=req_never_issued_1111111111111`);
+    await expect.poll(() => heading(page).textContent(), { timeout: 10_000 }).toBe("Sign in from Slack");
+    await page.getByRole("button", { name: "Continue here after I sign in" }).click();
+    await expect.poll(() => heading(page).textContent(), { timeout: 10_000 }).toBe("This request is no longer open");
+    expect(await page.getByText("Start connecting again from your AI client.").count()).toBe(1);
     await page.close();
   });
 

@@ -24,6 +24,7 @@ export {
   activeMemberIds,
   activeMemberZones,
   listMemberViews,
+  listPeople,
   type MemberView,
   memberNames,
   memberTimezone,

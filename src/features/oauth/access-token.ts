@@ -14,8 +14,8 @@ export interface AccessOwner {
 }
 
 /**
- * The principal behind an OAuth access token: live (not expired), of a grant that is not revoked, of an installed
- * workspace, and issued for this MCP server (RFC 8707 audience). Undefined otherwise. One query, never cached: a
+ * The principal behind an OAuth access token: live (not expired), of a grant that is not revoked, of a member who is
+ * still active (their current role decides what reads reach), of an installed workspace, and issued for this MCP server (RFC 8707 audience). Undefined otherwise. One query, never cached: a
  * revocation takes effect at once.
  */
 export async function authenticateAccessToken(
@@ -32,6 +32,7 @@ export async function authenticateAccessToken(
       teamName: row.teamName,
       userId: row.userId,
       scopes: row.scopes,
+      isAdmin: row.role === "admin",
       credential: {
         kind: "oauth",
         grantId: row.grantId,

@@ -2,31 +2,22 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { html } from "../../contract/index.ts";
 import type { Deps } from "../../deps.ts";
-import { SESSION_COOKIE } from "../../http/auth.ts";
 import { addressKey, checkRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { escapeHtml, htmlPage } from "../../lib/html.ts";
-import {
-  AFTER_LOGIN_COOKIE,
-  AFTER_LOGIN_TTL_SECONDS,
-  afterLoginCookieOptions,
-  findSessionUser,
-} from "../session/index.ts";
 import { resolveClient } from "./clients.ts";
 import {
   CHALLENGE_SHAPE,
   isOurResource,
-  issuerOf,
   newRequestId,
   OAUTH_PER_MINUTE,
   parseScopes,
   REQUEST_TTL_MS,
-  redirectWith,
   resourceOf,
 } from "./oauth.model.ts";
 import { insertRequest } from "./oauth.repo.ts";
-import { matchRedirectUri } from "./redirect-uris.ts";
+import { matchRedirectUri, redirectUriProblem } from "./redirect-uris.ts";
 
 /** A repeated or odd parameter is as good as missing: the request is refused for it in plain words. */
 const param = (what: string) => z.string().max(4000).optional().catch(undefined).describe(what);
@@ -51,22 +42,17 @@ function errorPage(reply: FastifyReply, status: number, message: string) {
     .send(
       htmlPage(
         "Cannot connect to Upbeat",
-        `<h1>This app cannot connect to Upbeat</h1><p>${escapeHtml(message)}</p><p>Go back to the app and try connecting again; if it keeps failing, tell whoever set it up.</p>`,
+        `<h1>This app cannot connect to Upbeat</h1><p>${escapeHtml(message)}</p><p>Go back to your AI client and try connecting again; if it keeps failing, tell whoever set it up.</p>`,
       ),
     );
 }
 
-/** Whether the browser already holds a live dashboard session (else it signs in from Slack first). */
-async function signedIn(deps: Deps, req: FastifyRequest): Promise<boolean> {
-  const raw = req.cookies[SESSION_COOKIE];
-  if (!raw || raw.length > 200) return false;
-  return (await findSessionUser(deps.db, sha256Hex(raw), deps.clock.now())) !== undefined;
-}
-
 /**
- * The authorization endpoint. Until the client and its redirect URI are known, a problem is shown to the person
- * (a page): redirecting to an unchecked URI would make this an open redirector. From then on, problems go back to
- * the client (RFC 6749 §4.1.2.1) with `state` and `iss` (RFC 9207).
+ * The authorization endpoint. Every problem found here is shown to the person as a page, never sent to the redirect
+ * URI: registration is open, so a registered redirect URI proves nothing about where it leads (RFC 9700 §4.11.2),
+ * and redirecting on an error would make this an open redirector. Only the person's own Deny on the consent page
+ * goes back to the client. A good request goes on to the consent page; a browser that is not signed in is asked
+ * there to sign in first (the page itself offers to come back after sign-in).
  */
 async function authorize(deps: Deps, req: FastifyRequest<{ Querystring: AuthorizeQuery }>, reply: FastifyReply) {
   const rate = await checkRateLimit(deps, reply, `oauth-authorize:${addressKey(req.ip)}`, OAUTH_PER_MINUTE);
@@ -85,24 +71,20 @@ async function authorize(deps: Deps, req: FastifyRequest<{ Querystring: Authoriz
         ? "The request names no redirect_uri, and the client has more than one."
         : "The redirect_uri is not one the client registered.",
     );
+  // A client registered before a scheme was refused keeps its URIs: it is refused here instead.
+  const unsafe = redirectUriProblem(redirectUri);
+  if (unsafe) return errorPage(reply, 400, `The client's redirect URI is refused: ${unsafe}.`);
   const appUrl = deps.config.appUrl;
-  const back = (error: string, description: string) =>
-    reply
-      .header("cache-control", "no-store")
-      .redirect(
-        redirectWith(redirectUri, { error, error_description: description, state: q.state, iss: issuerOf(appUrl) }),
-        302,
-      );
-  if (q.response_type !== "code") return back("unsupported_response_type", "response_type must be code");
-  if (!q.code_challenge) return back("invalid_request", "code_challenge is required (PKCE with S256)");
-  if (q.code_challenge_method !== "S256")
-    return back("invalid_request", "code_challenge_method must be S256 (plain is not supported)");
-  if (!CHALLENGE_SHAPE.test(q.code_challenge))
-    return back("invalid_request", "code_challenge must be 43 base64url characters (S256)");
+  const refuse = (description: string) =>
+    errorPage(reply, 400, `The app sent a request Upbeat cannot accept: ${description}.`);
+  if (q.response_type !== "code") return refuse("response_type must be code");
+  if (!q.code_challenge) return refuse("code_challenge is required (PKCE with S256)");
+  if (q.code_challenge_method !== "S256") return refuse("code_challenge_method must be S256 (plain is not supported)");
+  if (!CHALLENGE_SHAPE.test(q.code_challenge)) return refuse("code_challenge must be 43 base64url characters (S256)");
   const scopes = parseScopes(q.scope);
-  if (!scopes) return back("invalid_scope", "scope may hold only standups:read and standups:write");
+  if (!scopes) return refuse("scope may hold only standups:read and standups:write");
   if (q.resource !== undefined && !isOurResource(q.resource, appUrl))
-    return back("invalid_target", `resource must be ${resourceOf(appUrl)}`);
+    return refuse(`resource must be ${resourceOf(appUrl)}`);
 
   const id = newRequestId();
   const now = deps.clock.now();
@@ -117,10 +99,7 @@ async function authorize(deps: Deps, req: FastifyRequest<{ Querystring: Authoriz
     createdAt: now,
     expiresAt: new Date(now.getTime() + REQUEST_TTL_MS),
   });
-  const consent = `/dashboard/connect?request=${id}`;
-  if (!(await signedIn(deps, req)))
-    reply.setCookie(AFTER_LOGIN_COOKIE, consent, { ...afterLoginCookieOptions, maxAge: AFTER_LOGIN_TTL_SECONDS });
-  return reply.header("cache-control", "no-store").redirect(consent, 302);
+  return reply.header("cache-control", "no-store").redirect(`/dashboard/connect?request=${id}`, 302);
 }
 
 export function authorizeRoutes(app: App, deps: Deps): void {
@@ -132,10 +111,8 @@ export function authorizeRoutes(app: App, deps: Deps): void {
         tags: ["oauth"],
         querystring: authorizeQuery,
         response: {
-          302: z
-            .undefined()
-            .describe("On to /dashboard/connect?request=<id>, or back to the client's redirect URI with an error"),
-          400: html("Unknown client, or a redirect URI it did not register (nothing is sent back to it)"),
+          302: z.undefined().describe("On to the consent page, /dashboard/connect?request=<id>"),
+          400: html("Any problem with the request, shown to the person (nothing is sent to the redirect URI)"),
           429: html(`More than ${OAUTH_PER_MINUTE} requests a minute from this address`),
         },
       },

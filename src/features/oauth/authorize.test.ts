@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { APP_URL, useTestApp } from "../../../test/support/app.ts";
 import {
@@ -48,24 +49,39 @@ describe("the authorization endpoint", async () => {
     }
   });
 
-  it("sends later problems back to the client with error, state and iss", async () => {
-    for (const [params, error] of [
-      [{ ...base, response_type: "token" }, "unsupported_response_type"],
-      [{ ...base, code_challenge: undefined }, "invalid_request"],
-      [{ ...base, code_challenge_method: "plain" }, "invalid_request"],
-      [{ ...base, code_challenge_method: undefined }, "invalid_request"],
-      [{ ...base, scope: "standups:read admin" }, "invalid_scope"],
-      [{ ...base, resource: "https://other.example.com/mcp" }, "invalid_target"],
+  it("never redirects on a problem: a bad request after a good client is a page too, escaped, in plain words", async () => {
+    for (const [params, words] of [
+      [{ ...base, response_type: "token" }, /response_type must be code/],
+      [{ ...base, code_challenge: undefined }, /code_challenge is required/],
+      [{ ...base, code_challenge_method: "plain" }, /must be S256/],
+      [{ ...base, code_challenge_method: undefined }, /must be S256/],
+      [{ ...base, scope: "standups:read <b>admin</b>" }, /scope may hold only/],
+      [{ ...base, resource: "https://other.example.com/mcp" }, /resource must be/],
     ] as const) {
       const res = await get(authorizeUrl(params));
-      expect(res.statusCode, JSON.stringify(params)).toBe(302);
-      const to = new URL(String(res.headers.location));
-      expect(`${to.origin}${to.pathname}`).toBe(TEST_REDIRECT);
-      expect(to.searchParams.get("error")).toBe(error);
-      expect(to.searchParams.get("error_description")).toBeTruthy();
-      expect(to.searchParams.get("state")).toBe("s<1>");
-      expect(to.searchParams.get("iss")).toBe(`${APP_URL}/oauth`);
+      expect(res.statusCode, JSON.stringify(params)).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/text\/html/);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.body).toMatch(words);
+      expect(res.body).toContain("Go back to your AI client");
+      expect(res.body).not.toContain("<b>");
     }
+  });
+
+  it("is no open redirector: a client registered with any https URI cannot bounce a browser there", async () => {
+    const evil = await registerTestClient(t, { redirect_uris: ["https://evil.example/landing"] });
+    const res = await get(authorizeUrl({ client_id: evil, response_type: "token" }));
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).not.toContain("evil.example");
+    // A client stored with a scheme refused since (an OS handler) is refused here as well.
+    await t.deps.db.execute(
+      sql`update oauth_clients set redirect_uris = ${JSON.stringify(["ms-settings:privacy"])}::jsonb where client_id = ${evil}`,
+    );
+    const handler = await get(authorizeUrl({ ...base, client_id: evil, redirect_uri: undefined }));
+    expect(handler.statusCode).toBe(400);
+    expect(handler.headers.location).toBeUndefined();
+    expect(handler.body).toMatch(/ms-settings: redirect URIs are not allowed/);
   });
 
   it("accepts a loopback redirect on another port, the resource in any case, and defaults the scope", async () => {
@@ -92,11 +108,42 @@ describe("the authorization endpoint", async () => {
     expect(String(res.headers["set-cookie"] ?? "")).not.toMatch(/upbeat_after_login/);
   });
 
-  it("without a session, signing in from Slack lands back on the consent page (once)", async () => {
+  it("without a session, a visit sets no cookie; the page's resume click does, and sign-in lands there (once)", async () => {
     const res = await get(authorizeUrl({ ...base, scope: "standups:write" }));
     expect(res.statusCode).toBe(302);
     const consent = String(res.headers.location);
-    const set = [res.headers["set-cookie"]].flat().find((c) => c?.startsWith("upbeat_after_login="))!;
+    // Any site can send a signed-out browser here: that alone must not steer the next sign-in.
+    expect(String(res.headers["set-cookie"] ?? "")).not.toMatch(/upbeat_after_login/);
+    const id = /request=([\w-]+)/.exec(consent)![1]!;
+    const resume = (headers: Record<string, string>, requestId = id) =>
+      t.inject({
+        method: "POST",
+        url: `/dashboard/api/oauth/requests/${requestId}/resume`,
+        headers,
+        payload: headers["content-type"] ? "{}" : undefined,
+        remoteAddress: nextAddress(),
+      });
+    // The dashboard's guards: cross-site refused, and a body that is not JSON (no type at all, too).
+    const crossSite = await resume({ "content-type": "application/json", origin: "https://evil.example.com" });
+    expect(crossSite.statusCode).toBe(403);
+    expect((await resume({})).statusCode).toBe(415);
+    expect(
+      (
+        await t.inject({
+          method: "POST",
+          url: `/dashboard/api/oauth/requests/${id}/resume`,
+          headers: { "content-type": "text/plain" },
+          payload: "{}",
+          remoteAddress: nextAddress(),
+        })
+      ).statusCode,
+    ).toBe(415);
+    expect((await resume({ "content-type": "application/json" }, "req_never_issued")).statusCode).toBe(404);
+    for (const r of [crossSite]) expect(String(r.headers["set-cookie"] ?? "")).not.toMatch(/upbeat_after_login/);
+
+    const ok = await resume({ "content-type": "application/json" });
+    expect(ok.statusCode).toBe(204);
+    const set = [ok.headers["set-cookie"]].flat().find((c) => c?.startsWith("upbeat_after_login="))!;
     expect(set).toMatch(/HttpOnly/);
     expect(set).toMatch(/SameSite=Lax/);
     expect(set).toMatch(/Secure/);
@@ -119,6 +166,9 @@ describe("the authorization endpoint", async () => {
       remoteAddress: nextAddress(),
     });
     expect(evil.headers.location).toBe("/dashboard");
+    // Expired: nothing to come back to.
+    t.clock.advance(11 * 60_000);
+    expect((await resume({ "content-type": "application/json" })).statusCode).toBe(404);
   });
 
   it("limits authorization requests to 30 a minute per address", async () => {

@@ -70,6 +70,10 @@ describe("Client ID Metadata Documents", async () => {
         /not valid/,
       ],
       [
+        serve("/handler.json", { ...valid(`${docs.base}/handler.json`), redirect_uris: ["ms-settings:privacy"] }),
+        /ms-settings: redirect URIs are not allowed/,
+      ],
+      [
         serve("/secret.json", {
           ...valid(`${docs.base}/secret.json`),
           token_endpoint_auth_method: "client_secret_basic",

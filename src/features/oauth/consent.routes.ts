@@ -5,15 +5,18 @@ import type { Tx } from "../../db/client.ts";
 import { members } from "../../db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { requireSession, type SessionUser } from "../../http/auth.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import { addressKey, enforceRateLimit } from "../../http/rate-limit.ts";
 import type { App } from "../../http/server.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { FORMER_MEMBER, nameOfRow } from "../../lib/person-names.ts";
+import { AFTER_LOGIN_COOKIE, AFTER_LOGIN_TTL_SECONDS, afterLoginCookieOptions } from "../session/index.ts";
 import {
   CODE_PREFIX,
   CODE_TTL_MS,
   issuerOf,
   newSecret,
+  OAUTH_PER_MINUTE,
   redirectWith,
   SCOPE_DESCRIPTIONS,
   SCOPES,
@@ -187,4 +190,38 @@ export function consentRoutes(app: App, deps: Deps): void {
       },
     );
   }
+
+  // The consent page, signed out, offers to come back after sign-in. Only the person's own click on that page sets
+  // the after-login cookie: were it set by /oauth/authorize, any site could plant it in a signed-out browser and
+  // the next ordinary sign-in would land on an attacker's consent page. The dashboard's guard refuses cross-site
+  // POSTs (Origin); a JSON content type is required too, which no cross-site form or simple request can send.
+  app.post(
+    "/dashboard/api/oauth/requests/:id/resume",
+    {
+      config: { public: true },
+      schema: {
+        summary: "Signed out on the consent page: come back to it after signing in from Slack (sets a cookie)",
+        params,
+        body: z.object({}).nullable(),
+        response: {
+          204: z.undefined().describe("The next sign-in in this browser lands on the consent page"),
+          404: errorBody.describe("Unknown or expired request"),
+          409: errorBody.describe("Already approved or denied"),
+          ...mutationErrors,
+          429: errorBody.describe(`More than ${OAUTH_PER_MINUTE} requests a minute from this address`),
+        },
+      },
+    },
+    async (req, reply) => {
+      if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
+        throw new AppError(415, "unsupported_media_type", "Request body must be application/json");
+      await enforceRateLimit(deps, reply, `oauth-resume:${addressKey(req.ip)}`, OAUTH_PER_MINUTE);
+      await openRequest(deps, req.params.id);
+      reply.setCookie(AFTER_LOGIN_COOKIE, `/dashboard/connect?request=${req.params.id}`, {
+        ...afterLoginCookieOptions,
+        maxAge: AFTER_LOGIN_TTL_SECONDS,
+      });
+      return reply.header("cache-control", "no-store").status(204).send();
+    },
+  );
 }

@@ -98,7 +98,12 @@ describe("the OAuth endpoints", async () => {
   it("registers a client (RFC 7591) and refuses bad metadata in its shape", async () => {
     const ok = await register({
       client_name: "Claude",
-      redirect_uris: ["https://claude.ai/api/mcp/auth_callback", "cursor://anysphere.cursor/callback"],
+      redirect_uris: [
+        "https://claude.ai/api/mcp/auth_callback",
+        "cursor://anysphere.cursor/callback",
+        "vscode://vscode.github-authentication/did-authenticate",
+        "claude://oauth/callback",
+      ],
       token_endpoint_auth_method: "none",
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
@@ -107,7 +112,12 @@ describe("the OAuth endpoints", async () => {
     expect(ok.json()).toMatchObject({
       client_name: "Claude",
       token_endpoint_auth_method: "none",
-      redirect_uris: ["https://claude.ai/api/mcp/auth_callback", "cursor://anysphere.cursor/callback"],
+      redirect_uris: [
+        "https://claude.ai/api/mcp/auth_callback",
+        "cursor://anysphere.cursor/callback",
+        "vscode://vscode.github-authentication/did-authenticate",
+        "claude://oauth/callback",
+      ],
     });
     expect(ok.json().client_id).toMatch(/^mcpc_[0-9A-Za-z]{22}$/);
     expect(ok.json().client_id_issued_at).toBe(Math.floor(t.clock.now().getTime() / 1000));
@@ -121,6 +131,23 @@ describe("the OAuth endpoints", async () => {
       ["javascript:alert(1)"],
       ["data:text/html,hi"],
       ["file:///etc/passwd"],
+      // Dangerous operating-system handlers: any ms-… scheme and the rest of the known list, in any case.
+      ["ms-settings:privacy"],
+      ["MS-OFFICECMD:open"],
+      ["ms-msdt:/id"],
+      ["search-ms:query=x"],
+      ["intent://scan/#Intent;scheme=zxing;end"],
+      ["vbscript:msgbox"],
+      ["jar:https://example.com/a.jar!/"],
+      ["view-source:https://example.com/"],
+      ["about:blank"],
+      ["blob:https://example.com/uuid"],
+      ["chrome://settings"],
+      ["chrome-extension://abc/cb"],
+      ["shell:startup"],
+      ["smb://host/share"],
+      ["ftp://example.com/cb"],
+      [TEST_REDIRECT, "ms-word:ofe|u|https://example.com/a.docx"],
       ["https://example.com/cb#frag"],
       ["not a uri"],
       Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`),

@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import {
   installations,
   type McpScope,
+  members,
   type OAuthTokenKind,
   oauthClients,
   oauthGrants,
@@ -70,6 +71,21 @@ export async function findTokenWithGrant(ex: Executor, tokenHash: string, kind?:
   return row;
 }
 
+/**
+ * A refresh token with its grant and whether the grant's member is still active, in one query: a member who left or
+ * was deactivated refreshes nothing, as their dashboard session ends.
+ */
+export async function findRefreshWithGrant(ex: Executor, tokenHash: string) {
+  const [row] = await ex
+    .select({ token: oauthTokens, grant: oauthGrants, memberActive: members.active })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .leftJoin(members, and(eq(members.teamId, oauthGrants.teamId), eq(members.userId, oauthGrants.userId)))
+    .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, "refresh")))
+    .limit(1);
+  return row;
+}
+
 /** Claims a code or refresh token for its one use; false when it was used already (a replay). */
 export async function claimToken(ex: Executor, tokenHash: string, now: Date): Promise<boolean> {
   const updated = await ex
@@ -118,7 +134,10 @@ export async function issuePair(ex: Executor, grant: Pick<GrantRow, "id" | "team
   return { access_token: access, refresh_token: refresh };
 }
 
-/** What /mcp needs of an access token, in one indexed query (the token's primary key, the grant's, the team's). */
+/**
+ * What /mcp needs of an access token, in one indexed query (the token's primary key, the grant's, the member's, the
+ * team's). The member must still be active, as for a dashboard session, and their role is read here, per request.
+ */
 export async function findLiveAccess(ex: Executor, tokenHash: string, now: Date) {
   const [row] = await ex
     .select({
@@ -126,6 +145,7 @@ export async function findLiveAccess(ex: Executor, tokenHash: string, now: Date)
       teamId: oauthGrants.teamId,
       teamName: installations.teamName,
       userId: oauthGrants.userId,
+      role: members.role,
       clientId: oauthGrants.clientId,
       clientName: oauthClients.clientName,
       scopes: oauthGrants.scopes,
@@ -134,6 +154,10 @@ export async function findLiveAccess(ex: Executor, tokenHash: string, now: Date)
     })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .innerJoin(
+      members,
+      and(eq(members.teamId, oauthGrants.teamId), eq(members.userId, oauthGrants.userId), eq(members.active, true)),
+    )
     .innerJoin(installations, eq(installations.teamId, oauthGrants.teamId))
     .leftJoin(oauthClients, eq(oauthClients.clientId, oauthGrants.clientId))
     .where(

@@ -7,7 +7,31 @@
 export const MAX_REDIRECT_URIS = 10;
 const MAX_URI_LENGTH = 2000;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:", "filesystem:"]);
+/**
+ * Schemes that run or read something in the browser, or hand the URI to a dangerous operating-system handler
+ * (Windows search, Office and settings handlers, Android intents, file shares). Registration is open, so a
+ * redirect URI proves nothing about the client: these are never a place to send a person's browser.
+ */
+const FORBIDDEN_SCHEMES = new Set([
+  "javascript:",
+  "data:",
+  "file:",
+  "vbscript:",
+  "blob:",
+  "about:",
+  "filesystem:",
+  "search-ms:",
+  "intent:",
+  "jar:",
+  "view-source:",
+  "chrome:",
+  "chrome-extension:",
+  "shell:",
+  "smb:",
+  "ftp:",
+]);
+/** Every ms-… scheme (ms-settings:, ms-word:, ms-officecmd:, ms-msdt: …) is a Windows handler. */
+const isForbiddenScheme = (protocol: string) => FORBIDDEN_SCHEMES.has(protocol) || protocol.startsWith("ms-");
 
 const isLoopbackHttp = (u: URL) => u.protocol === "http:" && LOOPBACK_HOSTS.has(u.hostname);
 
@@ -22,7 +46,7 @@ export function redirectUriProblem(raw: unknown): string | undefined {
     return `${raw} is not an absolute URI`;
   }
   if (u.hash || raw.includes("#")) return `${raw} must not contain a #fragment`;
-  if (FORBIDDEN_SCHEMES.has(u.protocol)) return `${u.protocol} redirect URIs are not allowed`;
+  if (isForbiddenScheme(u.protocol)) return `${u.protocol} redirect URIs are not allowed`;
   if (u.protocol === "http:" && !isLoopbackHttp(u))
     return `${raw} must use https (plain http only for localhost, 127.0.0.1 or [::1])`;
   if ((u.protocol === "http:" || u.protocol === "https:") && (u.username || u.password))

@@ -11,7 +11,15 @@ import {
   tokenShape,
   VERIFIER_SHAPE,
 } from "./oauth.model.ts";
-import { claimToken, findTokenWithGrant, type GrantRow, issuePair, narrowGrant, revokeGrant } from "./oauth.repo.ts";
+import {
+  claimToken,
+  findRefreshWithGrant,
+  findTokenWithGrant,
+  type GrantRow,
+  issuePair,
+  narrowGrant,
+  revokeGrant,
+} from "./oauth.repo.ts";
 
 /** RFC 6749 §5.2 error codes (and RFC 8707's invalid_target). */
 export type TokenErrorCode =
@@ -101,9 +109,11 @@ async function exchangeCode(deps: Deps, params: Record<string, unknown>): Promis
 }
 
 /**
- * refresh_token with rotation: the presented token is used up and a new pair issued, in one transaction. A used
- * refresh token presented again means it leaked (or the client lost the newer one): the whole grant is revoked.
- * `scope` may narrow the grant, never widen it.
+ * refresh_token with rotation: the presented token is used up and a new pair issued, in one transaction. Every
+ * check (client, member, expiry, resource, scope) comes before the claim, so a request that fails them leaves the
+ * token usable for a corrected retry; the claim only tells a first use from a replay. A used refresh token presented
+ * again means it leaked (or the client lost the newer one): the whole grant is revoked. `scope` may narrow the
+ * grant, never widen it.
  */
 async function refresh(deps: Deps, params: Record<string, unknown>): Promise<TokenOutcome> {
   const presented = str(params.refresh_token);
@@ -117,25 +127,30 @@ async function refresh(deps: Deps, params: Record<string, unknown>): Promise<Tok
     scopes = parseScopes(scope);
     if (!scopes) return fail("invalid_scope", "scope may hold only standups:read and standups:write");
   }
+  if (resource && !isOurResource(resource, deps.config.appUrl))
+    return fail("invalid_target", "resource must be this server's MCP endpoint");
   const now = deps.clock.now();
   const hash = sha256Hex(presented);
   return deps.db.transaction(async (tx) => {
-    const found = await findTokenWithGrant(tx, hash, "refresh");
+    const found = await findRefreshWithGrant(tx, hash);
     if (!found) return fail("invalid_grant", "The refresh token is not valid");
     const { token, grant } = found;
     if (grant.revokedAt) return fail("invalid_grant", "The authorization was revoked");
     if (grant.clientId !== clientId) return fail("invalid_grant", "The refresh token was issued to another client");
+    if (!found.memberActive)
+      return fail("invalid_grant", "The member who authorised this client is no longer active in the workspace");
+    // A used token is judged a replay whatever else the request says: it is evidence of a leak.
+    if (!token.usedAt) {
+      if (token.expiresAt <= now) return fail("invalid_grant", "The refresh token has expired");
+      if (scopes?.some((s) => !grant.scopes.includes(s)))
+        return fail("invalid_scope", "scope may only narrow what was granted");
+    }
     if (token.usedAt || !(await claimToken(tx, hash, now))) {
       await revokeGrant(tx, grant.id, now);
       return fail("invalid_grant", "The refresh token was already used; the grant is revoked");
     }
-    if (token.expiresAt <= now) return fail("invalid_grant", "The refresh token has expired");
-    if (resource && !isOurResource(resource, deps.config.appUrl))
-      return fail("invalid_target", "resource must be this server's MCP endpoint");
     let granted = grant;
     if (scopes) {
-      if (scopes.some((s) => !grant.scopes.includes(s)))
-        return fail("invalid_scope", "scope may only narrow what was granted");
       await narrowGrant(tx, grant.id, scopes);
       granted = { ...grant, scopes };
     }

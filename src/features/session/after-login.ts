@@ -1,7 +1,8 @@
 /**
  * Where a sign-in from Slack lands when the person was on their way somewhere: an MCP client's authorization
- * request sends a signed-out browser to the consent page, which first needs a session. The authorize endpoint
- * sets this cookie; the sign-in exchange goes there instead of /dashboard (and clears it).
+ * request sends a signed-out browser to the consent page, which first needs a session. Only the person's click on
+ * that page sets this cookie (POST /dashboard/api/oauth/requests/<id>/resume), never a mere visit any site could
+ * cause; the sign-in exchange goes there instead of /dashboard (and clears it).
  */
 export const AFTER_LOGIN_COOKIE = "upbeat_after_login";
 export const AFTER_LOGIN_TTL_SECONDS = 15 * 60;

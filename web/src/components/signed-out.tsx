@@ -1,10 +1,12 @@
+import type { ReactNode } from "react";
+
 /** Set by the server on the demo only (`npm run demo`): whom its sign-in links sign in as (the admin, a member). */
 function demoMeta(name: string): string | undefined {
   return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content || undefined;
 }
 
 /** Without a session: the only way in is a fresh link from Slack (or, in the demo, the demo's own link). */
-export function SignedOut({ reason }: { reason?: string }) {
+export function SignedOut({ reason, children }: { reason?: string; children?: ReactNode }) {
   const demo = demoMeta("upbeat-demo-sign-in");
   const member = demoMeta("upbeat-demo-sign-in-member");
   return (
@@ -13,6 +15,7 @@ export function SignedOut({ reason }: { reason?: string }) {
         <span className="brand-mark brand-mark-large" aria-hidden="true" />
         <h1>{demo ? "Sign in to the demo" : "Sign in from Slack"}</h1>
         <p>{reason ?? "You are not signed in, or your session has ended."}</p>
+        {children}
         {demo && member ? (
           <>
             <p className="signin-demo">

@@ -68,6 +68,13 @@ export function useConsentRequest(id: string) {
   });
 }
 
+/** Signed out on the consent page: the person asks to come back to it after signing in (the server sets a cookie). */
+export function useResumeRequest(id: string) {
+  return useMutation({
+    mutationFn: () => api.post<void>(`/oauth/requests/${encodeURIComponent(id)}/resume`, {}),
+  });
+}
+
 /** Approve may carry the scopes the person chose (a subset of the request's; the server never widens). */
 export function useDecideRequest(id: string) {
   return useMutation({

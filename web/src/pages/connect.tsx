@@ -7,6 +7,7 @@ import {
   SCOPE_WORDS,
   useConsentRequest,
   useDecideRequest,
+  useResumeRequest,
 } from "../lib/ai-clients.ts";
 import { ApiError, errorMessage } from "../lib/api.ts";
 
@@ -191,6 +192,41 @@ function Consent({ request, id }: { request: ConsentRequest; id: string }) {
   );
 }
 
+/**
+ * Signed out: the sign-in steps, and a button that makes the next sign-in in this browser come back here. Only this
+ * click sets that, never the visit itself: any site can send a signed-out browser to a consent page.
+ */
+function SignInFirst({ id }: { id: string }) {
+  const resume = useResumeRequest(id);
+  if (resume.error instanceof ApiError && (resume.error.status === 404 || resume.error.status === 409)) {
+    return <Gone title="This request is no longer open" text={errorMessage(resume.error)} />;
+  }
+  return (
+    <SignedOut reason="To connect an AI client, sign in first. Press the button, then sign in: you come back to this page to approve it.">
+      {resume.isSuccess ? (
+        <p className="consent-resume" role="status">
+          <strong>Done.</strong> Now sign in from Slack in this browser, as below, and you come back here.
+        </p>
+      ) : (
+        <>
+          <p>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={resume.isPending}
+              onClick={() => resume.mutate()}
+            >
+              Continue here after I sign in
+            </button>
+          </p>
+          <p className="muted">Only if you started connecting an AI client yourself just now.</p>
+        </>
+      )}
+      <FormError error={resume.error} />
+    </SignedOut>
+  );
+}
+
 export function ConnectPage({ search }: { search: URLSearchParams }) {
   const id = search.get("request") ?? "";
   const request = useConsentRequest(id);
@@ -203,9 +239,7 @@ export function ConnectPage({ search }: { search: URLSearchParams }) {
   if (request.data) return <Consent request={request.data} id={id} />;
   const error = request.error;
   if (error instanceof ApiError && error.status === 401) {
-    return (
-      <SignedOut reason="To connect an AI client, sign in first. Once you are signed in, you come back to this page to approve it." />
-    );
+    return <SignInFirst id={id} />;
   }
   if (error instanceof ApiError && error.status === 404) {
     return <Gone title="This connection request has expired" text="It is unknown or more than 10 minutes old." />;
