@@ -121,16 +121,15 @@ export interface IssuedPair {
 export async function issuePair(ex: Executor, grant: Pick<GrantRow, "id" | "teamId">, now: Date): Promise<IssuedPair> {
   const access = newSecret(ACCESS_PREFIX);
   const refresh = newSecret(REFRESH_PREFIX);
-  const base = { grantId: grant.id, teamId: grant.teamId, createdAt: now };
-  await ex.insert(oauthTokens).values([
-    {
-      ...base,
-      tokenHash: sha256Hex(access),
-      kind: "access",
-      expiresAt: new Date(now.getTime() + ACCESS_TTL_SECONDS * 1000),
-    },
-    { ...base, tokenHash: sha256Hex(refresh), kind: "refresh", expiresAt: new Date(now.getTime() + REFRESH_TTL_MS) },
-  ]);
+  const accessExpires = new Date(now.getTime() + ACCESS_TTL_SECONDS * 1000);
+  const refreshExpires = new Date(now.getTime() + REFRESH_TTL_MS);
+  // Always exactly two rows (never a list that grows), in one statement.
+  await ex.execute(sql`
+    insert into oauth_tokens (token_hash, kind, grant_id, team_id, created_at, expires_at)
+    values (${sha256Hex(access)}, 'access', ${grant.id}, ${grant.teamId}, ${now.toISOString()}::timestamptz,
+            ${accessExpires.toISOString()}::timestamptz),
+           (${sha256Hex(refresh)}, 'refresh', ${grant.id}, ${grant.teamId}, ${now.toISOString()}::timestamptz,
+            ${refreshExpires.toISOString()}::timestamptz)`);
   return { access_token: access, refresh_token: refresh };
 }
 
