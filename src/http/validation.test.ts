@@ -96,6 +96,12 @@ describe("input validation by the route schemas", async () => {
 
   it("answers only the fields its response schema declares", async () => {
     const res = await send("GET", "/dashboard/api/me");
-    expect(Object.keys(res.json()).sort()).toEqual(["ai_summaries_available", "role", "team_id", "team_name", "user_id"]);
+    expect(Object.keys(res.json()).sort()).toEqual([
+      "ai_summaries_available",
+      "role",
+      "team_id",
+      "team_name",
+      "user_id",
+    ]);
   });
 });
