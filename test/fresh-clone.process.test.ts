@@ -24,7 +24,11 @@ const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
  * arrives over the socket. A Slack admin signs in from /upbeat, makes a standup in the dashboard and runs it; members
  * answer in the modal and in the DM; the close posts the summary.
  */
-describe("a fresh clone with only CHAT_BOT_TOKEN and CHAT_APP_TOKEN, in Socket Mode", async () => {
+// Each test starts or drives a whole app process: on a loaded machine (a shared CI box) that takes far longer than
+// the suite's 30 s default.
+describe("a fresh clone with only CHAT_BOT_TOKEN and CHAT_APP_TOKEN, in Socket Mode", {
+  timeout: 180_000,
+}, async () => {
   const fake = await startFakeSlack();
   fake.addTeam({ id: TEAM, name: "Clone Co", botToken: BOT_TOKEN, botUserId: BOT });
   fake.addUser(TEAM, { id: "U0LEAD", name: "lea", real_name: "Lea Lead", tz: "UTC", is_admin: true });

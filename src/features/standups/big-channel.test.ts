@@ -19,7 +19,8 @@ const BOT = "BT0BIGBOT";
 const PEOPLE = 20_000;
 const userAt = (i: number) => `UB${String(i).padStart(5, "0")}`;
 
-describe("a standup for a 20,000-person channel", async () => {
+// 20,000 people per test: seconds on a quiet machine, far longer on a loaded one (the suite's default is 30 s).
+describe("a standup for a 20,000-person channel", { timeout: 120_000 }, async () => {
   const t = await useTestApp();
   t.clock.set("2026-03-02T08:30:00Z"); // a Monday
   await t.installTeam(TEAM);
@@ -155,7 +156,7 @@ describe("a standup for a 20,000-person channel", async () => {
   });
 });
 
-describe("a member-timezone standup for a 20,000-person channel", async () => {
+describe("a member-timezone standup for a 20,000-person channel", { timeout: 120_000 }, async () => {
   const t = await useTestApp();
   t.clock.set("2026-03-01T12:00:00Z");
   await t.installTeam(TEAM);
