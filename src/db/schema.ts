@@ -310,6 +310,7 @@ export const runParticipants = pgTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.userId] }),
     index("run_participants_team_user_idx").on(t.teamId, t.userId),
+    // Also run_participants_run_cover_idx (run_id) INCLUDE (…): migration 0034.
     // The scheduler's per-member passes: asks that have come, reminders that are due.
     index("run_participants_ask_idx").on(t.status, t.askAt),
     index("run_participants_remind_idx").on(t.remindAt),
@@ -390,6 +391,7 @@ export const responses = pgTable(
     // Views filtered by standup (0005_views).
     index("responses_team_schedule_date_idx").on(t.teamId, t.scheduleId, t.standupDate, t.id),
     index("responses_run_idx").on(t.runId),
+    // Also responses_run_user_idx (run_id, user_id) INCLUDE (…): migration 0034 (drizzle cannot declare INCLUDE).
     index("responses_search_idx").using("gin", t.search),
   ],
 );

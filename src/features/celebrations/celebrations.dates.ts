@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import type { CelebrationKind } from "../../db/schema.ts";
 import { shiftDate } from "../calendar/index.ts";
 
@@ -18,8 +17,9 @@ export interface WorkCalendar {
   holidays: ReadonlySet<string>;
 }
 
+/** A date's weekday. With the Date built-ins, not Luxon: the upcoming list asks this for thousands of days. */
 export function weekdayOf(date: string): Weekday {
-  return WEEKDAYS[DateTime.fromISO(date, { zone: "utc" }).weekday - 1]!;
+  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]!;
 }
 
 export function isWorkingDay(date: string, cal: WorkCalendar): boolean {
@@ -93,6 +93,39 @@ export function celebrationsOn(date: string, people: readonly PersonDates[], kin
       const years = year - sy;
       if (years >= 1 && dateInYear(sm, sd, year) === date)
         out.push({ userId: p.userId, name: p.name, kind, years, date });
+    }
+  }
+  return out;
+}
+
+/**
+ * celebrationsOn for every date of [from, to] at once, by date (dates without one are absent): each person's date is
+ * worked out once per year of the range instead of once per day, in the same order as celebrationsOn lists them.
+ */
+export function celebrationsBetween(
+  from: string,
+  to: string,
+  people: readonly PersonDates[],
+  kind: CelebrationKind,
+): Map<string, Celebration[]> {
+  const out = new Map<string, Celebration[]>();
+  const add = (date: string, c: Celebration) => {
+    const list = out.get(date);
+    if (list) list.push(c);
+    else out.set(date, [c]);
+  };
+  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year++) {
+    for (const p of people) {
+      if (kind === "birthday") {
+        if (p.birthMonth === null || p.birthDay === null) continue;
+        const date = dateInYear(p.birthMonth, p.birthDay, year);
+        if (date >= from && date <= to) add(date, { userId: p.userId, name: p.name, kind, years: null, date });
+      } else if (p.startDate) {
+        const [sy, sm, sd] = p.startDate.split("-").map(Number) as [number, number, number];
+        const years = year - sy;
+        const date = dateInYear(sm, sd, year);
+        if (years >= 1 && date >= from && date <= to) add(date, { userId: p.userId, name: p.name, kind, years, date });
+      }
     }
   }
   return out;

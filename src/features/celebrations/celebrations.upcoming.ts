@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import type { Deps } from "../../deps.ts";
 import { readCalendar, shiftDate, todayIn } from "../calendar/index.ts";
-import { type Celebration, celebrationsOn, MAX_SHIFT_DAYS, postDateFor } from "./celebrations.dates.ts";
+import { type Celebration, celebrationsBetween, MAX_SHIFT_DAYS, postDateFor } from "./celebrations.dates.ts";
 import { celebratedPeople, postOutcomes, type SettingsRow, selectSettings } from "./celebrations.repo.ts";
 import { workCalendar } from "./celebrations.service.ts";
 
@@ -66,10 +66,12 @@ export async function upcoming(deps: Pick<Deps, "db" | "clock">, teamId: string)
     k === "birthday" ? (settings?.birthdays ?? true) : (settings?.anniversaries ?? true),
   );
   const ctx = { today, zone, now, settings, outcomes };
+  // 5,000 people × 30 days × 2 kinds: each person's dates are worked out once, not once a day.
+  const byKind = new Map(kinds.map((kind) => [kind, celebrationsBetween(today, last, people, kind)]));
   const out: UpcomingView[] = [];
   for (let d = today; d <= last; d = shiftDate(d, 1)) {
     for (const kind of kinds) {
-      for (const c of celebrationsOn(d, people, kind)) {
+      for (const c of byKind.get(kind)?.get(d) ?? []) {
         const postDate = postDateFor(c.date, work);
         out.push({
           user_id: c.userId,

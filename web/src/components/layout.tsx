@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { useSignOut } from "../lib/mutations.ts";
 import { Link } from "../lib/router.tsx";
+import { useSignOut } from "../lib/sign-out.ts";
 import type { Me } from "../lib/types.ts";
 import { SideNav } from "./nav.tsx";
 

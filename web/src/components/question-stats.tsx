@@ -1,3 +1,4 @@
+import "./question-stats.css";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { QuestionStat, QuestionStats } from "../../../src/contract/index.ts";
 import { api, query } from "../lib/api.ts";

@@ -286,21 +286,6 @@ export function useSetDigest() {
   });
 }
 
-/**
- * Never fails: already signed out or offline, the session cookie is useless either way. `onSignedOut` runs even
- * if a 401 (an already expired session) has closed the page that asked.
- */
-export function useSignOut(onSignedOut: () => void) {
-  return useMutation({
-    mutationFn: () =>
-      api.post("/logout").then(
-        () => undefined,
-        () => undefined,
-      ),
-    onSuccess: onSignedOut,
-  });
-}
-
 /** The profile fields a save sends (all of them: the form shows every field). */
 export type ProfileFields = Omit<Profile, "user_id" | "set_by_admin" | "updated_at">;
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, query } from "./api.ts";
 import type {
   Analytics,
@@ -15,7 +15,6 @@ import type {
   MemberSyncStatus,
   Person,
   Profile,
-  Reports,
   Rule,
   Schedule,
   Stats,
@@ -82,20 +81,6 @@ export function useStandups() {
 /** Today by standup; answers keep coming in, so it refreshes every minute while the overview is open. */
 export function useToday() {
   return useQuery({ queryKey: keys.today(), queryFn: get<Today>("/today"), refetchInterval: 60_000 });
-}
-
-/**
- * The reports of a range, page by page ("Load more" fetches the next cursor); each page carries the whole
- * window's summary and participation. While other filters load, the previous ones stay on screen.
- */
-export function useReportPages(params: ReportsParams) {
-  return useInfiniteQuery({
-    queryKey: keys.reports(params),
-    queryFn: ({ pageParam, signal }) => api.get<Reports>(`/reports${query({ ...params, cursor: pageParam })}`, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
 }
 
 export function useAnalytics(days: number, filters: AnalyticsFilters = {}) {

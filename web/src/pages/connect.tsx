@@ -1,3 +1,4 @@
+import "./connect.css";
 import { type ReactNode, useEffect, useState } from "react";
 import { SignedOut } from "../components/signed-out.tsx";
 import { FormError, Loading } from "../components/states.tsx";

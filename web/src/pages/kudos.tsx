@@ -1,3 +1,4 @@
+import "./kudos.css";
 import { useMemo, useState } from "react";
 import { emojify } from "../../../src/contract/emoji.ts";
 import { readableSlackText } from "../../../src/contract/slack-text.ts";

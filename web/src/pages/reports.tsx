@@ -6,7 +6,7 @@ import { Empty, FormError, QueryView } from "../components/states.tsx";
 import { API_BASE, ApiError, errorMessage, query } from "../lib/api.ts";
 import { formatDayRange, isIsoDate, plural } from "../lib/format.ts";
 import { reportCountsWords } from "../lib/participation.ts";
-import { useReportPages } from "../lib/queries.ts";
+import { useReportPages } from "../lib/report-pages.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { useStandupLabel } from "../lib/standup-label.ts";
 import type { Reports } from "../lib/types.ts";
