@@ -1,87 +1,15 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
-import { ADMIN, MEMBER, seedEveryPage, TEAM } from "../support/every-page-seed.ts";
-import { NARROW, NAV_ENTRIES, WIDE } from "../support/nav-entries.ts";
-import { axeFindings, type PageWatch, rawIds, settled, sidewaysScroll, watchPage } from "../support/page-checks.ts";
-import { startReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { hasChromium } from "../support/browser.ts";
+import { check, SHOTS, signedIn, useEveryPageBrowser } from "../support/every-page.ts";
+import { ADMIN, TEAM } from "../support/every-page-seed.ts";
+import { NARROW, WIDE } from "../support/nav-entries.ts";
+import { settled } from "../support/page-checks.ts";
 
-/** Where this file's screenshots go: one per page, role and width. */
-const SHOTS = join(OUTPUT, "every-page");
-
-/** Every line of the page's visible text that shows a raw Slack id, where a name belongs. */
-async function rawIdLines(page: Page): Promise<string[]> {
-  const text = await page.evaluate<string>("document.body.innerText");
-  return text
-    .split("\n")
-    .filter((line) => rawIds(line).length > 0)
-    .map((line) => `raw id: ${line.trim().slice(0, 160)}`);
-}
-
-describe.runIf(hasChromium)("every page, both widths, both roles", () => {
-  let receiver: WebhookReceiver;
-  const web = useBrowser({
-    before: async () => {
-      receiver = await startReceiver(() => ({ status: 204 }));
-    },
-    app: () => ({ env: { WEBHOOK_ALLOW_PRIVATE: "true" }, outbound: { allowPlainHttp: true } }),
-    seed: (t) => seedEveryPage(t, `${receiver.origin}/in`),
-    cleanup: async () => {
-      await receiver?.close();
-    },
-    args: ["--disable-sync", "--disable-component-update"],
-    timeout: 180_000,
-  });
-
-  /** Everything wrong with the page as shown now: sideways scroll, raw ids, trouble since the last call, axe. */
-  async function check(page: Page, what: string, watch: PageWatch) {
-    const found: string[] = [];
-    const overflow = await sidewaysScroll(page);
-    if (overflow > 0) found.push(`scrolls sideways by ${overflow} px`);
-    found.push(...(await rawIdLines(page)));
-    found.push(...watch.take());
-    found.push(...(await axeFindings(page)).map((f) => `axe: ${f}`));
-    return found.map((f) => `${what}: ${f}`);
-  }
-
-  for (const [role, userId] of [
-    ["admin", ADMIN],
-    ["member", MEMBER],
-  ] as const) {
-    const entries = NAV_ENTRIES.filter((e) => !e.admin || role === "admin");
-    for (const [size, viewport] of [
-      ["1280", WIDE],
-      ["390", NARROW],
-    ] as const) {
-      it(`as ${role} at ${size} px: every page through the navigation, clean and accessible`, async () => {
-        mkdirSync(SHOTS, { recursive: true });
-        const page = await web.newPage();
-        await page.setViewportSize(viewport);
-        const watch = watchPage(page);
-        await web.signIn(TEAM, userId, undefined, { page });
-        const problems: string[] = [];
-        for (const entry of entries) {
-          if (viewport === NARROW) await page.getByRole("button", { name: "Menu" }).click();
-          await page
-            .getByRole("navigation", { name: "Dashboard" })
-            .getByRole("link", { name: entry.label, exact: true })
-            .click();
-          await page.waitForURL(`${web.base}/dashboard${entry.path}`);
-          await page.getByRole("heading", { level: 1, name: entry.label, exact: true }).waitFor({ timeout: 10_000 });
-          await settled(page, watch);
-          const slug = entry.path.slice(1) || "overview";
-          await page.screenshot({ path: join(SHOTS, `${role}-${slug}-${size}.png`), fullPage: true });
-          problems.push(...(await check(page, `${role} ${size} ${entry.label}`, watch)));
-        }
-        await watch.idle();
-        problems.push(...watch.take().map((p) => `${role} ${size} after the last page: ${p}`));
-        await page.close();
-        expect(problems).toEqual([]);
-      }, 60_000);
-    }
-  }
+// The admin's forms and dialogs, at both widths (one of the three every-page files; test/support/every-page.ts).
+describe.runIf(hasChromium)("every form and dialog behind a button, both widths, as admin", () => {
+  const web = useEveryPageBrowser();
 
   /** Forms and dialogs a page keeps behind a button or its own address (admin). */
   const EXTRAS: {
@@ -150,11 +78,7 @@ describe.runIf(hasChromium)("every page, both widths, both roles", () => {
     ["390", NARROW],
   ] as const) {
     it(`as admin at ${size} px: the forms and dialogs behind buttons are accessible too`, async () => {
-      mkdirSync(SHOTS, { recursive: true });
-      const page = await web.newPage();
-      await page.setViewportSize(viewport);
-      const watch = watchPage(page);
-      await web.signIn(TEAM, ADMIN, undefined, { page });
+      const { page, watch } = await signedIn(web, TEAM, ADMIN, viewport);
       const problems: string[] = [];
       for (const extra of EXTRAS) {
         await page.goto(`${web.base}/dashboard${extra.path}`);
