@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import HeavyFirstSequencer from "./test/support/sequencer.ts";
 
 // Vitest's default is one worker fewer than the CPUs: on a two-core CI machine that is one, and the suite runs file
 // after file. Files wait on I/O too (the fake Slack, a browser, PostgreSQL), so one worker per core and at least
@@ -24,5 +25,7 @@ export default defineConfig({
     isolate: false,
     maxWorkers: workers,
     globalSetup: ["test/support/global-setup.ts"],
+    // Without timings of an earlier run, the slow kinds of file start first (test/support/sequencer.ts).
+    sequence: { sequencer: HeavyFirstSequencer },
   },
 });

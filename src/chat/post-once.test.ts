@@ -253,6 +253,13 @@ describe("postOnce fencing", async () => {
     const waiter = postOnce(t.deps, client, { key, teamId: TEAM, channel: dm, text: "again" });
     expect(await ownerDone).toBe("failed");
     expect((await claim(key))?.state).toBe("unknown");
+    // Slack completes the timed-out call at 1.5 s; all that while the waiter has left the claim alone.
+    await expect.poll(() => withKey(key).length, { interval: 20, timeout: 10_000 }).toBe(1);
+    expect(await claim(key)).toEqual({ state: "unknown", ts: null, attempts: 1 });
+    // The claim goes stale (CLAIM_STALE_SECONDS pass) without the test waiting them out: its time moves back.
+    await t.deps.db.execute(
+      sql`update chat_posts set updated_at = now() - make_interval(secs => ${CLAIM_STALE_SECONDS + 1}) where key = ${key}`,
+    );
 
     const ts = await waiter;
 

@@ -7,6 +7,7 @@ import { rows } from "../../src/db/client.ts";
 import { DEFAULT_QUESTIONS, TEMPLATES } from "../../src/features/templates/index.ts";
 import { CHROMIUM, hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
+import { shown } from "../support/page-checks.ts";
 
 const TEAM = "T0WEB";
 const ADMIN = "U0WEBADMIN";
@@ -255,8 +256,8 @@ describe.runIf(hasChromium)("the dashboard in a real browser", () => {
     await expect.poll(() => page.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
     expect(overflow).toBeLessThanOrEqual(1);
-    // Let Chart.js finish its entry animation so the saved picture shows the real values.
-    await page.waitForTimeout(1_500);
+    // Charts do not animate here (reduced motion): once nothing is loading, the picture shows the real values.
+    await shown(page);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, "overview-360.png"), fullPage: true });
     await page.close();

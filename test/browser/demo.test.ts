@@ -6,6 +6,7 @@ import { type DemoReceiver, startDemoReceiver } from "../../demo/receiver.ts";
 import { PLATFORM_STANDUP, PRODUCT_STANDUP, populateFakeSlack, seedDemo } from "../../demo/seed.ts";
 import { giveTodaysKudos, openTodaysRuns, seedRuleAndWebhook } from "../../demo/seed-live.ts";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
+import { shown } from "../support/page-checks.ts";
 
 const WIDTHS = [
   ["1280", { width: 1280, height: 900 }],
@@ -80,7 +81,7 @@ describe.runIf(hasChromium)("the demo in a real browser: sign in as the admin or
       for (const [size, viewport] of WIDTHS) {
         await page.setViewportSize(viewport);
         await page.waitForLoadState("networkidle");
-        await page.waitForTimeout(500);
+        await shown(page);
         await page.screenshot({ path: join(OUTPUT, `demo-overview-${expected}-${size}.png`), fullPage: true });
       }
     }
@@ -108,7 +109,7 @@ describe.runIf(hasChromium)("the demo in a real browser: sign in as the admin or
             if (who === "admin") expect(text).toContain(PLATFORM_STANDUP);
             expect(text).not.toContain("No standup today");
           }
-          await page.waitForTimeout(300);
+          await shown(page);
           await page.screenshot({ path: join(OUTPUT, `demo-${name}-${who}-${size}.png`), fullPage: true });
         }
       }

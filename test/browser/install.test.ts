@@ -2,13 +2,13 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeSlack, startFakeSlack } from "../../dev/fake-slack/index.ts";
 import { rows } from "../../src/db/client.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { CHROMIUM, hasChromium, OUTPUT } from "../support/browser.ts";
+import { hasChromium, OUTPUT, sharedBrowser } from "../support/browser.ts";
 
 const TEAM = "T0BROWSE";
 const INSTALLER = "U0BROWSEADMIN";
@@ -49,10 +49,9 @@ describe.runIf(hasChromium)("installing through OAuth in a real browser", () => 
       env: { APP_URL: base, CHAT_OAUTH_URL: `${fake.url.replace(/api\/$/, "")}oauth/v2/authorize` },
     });
     await t.app.server.listen({ port, host: "127.0.0.1" });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+    browser = await sharedBrowser();
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
     await t?.close();
     await fake?.close();
   });

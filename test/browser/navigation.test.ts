@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hasChromium, OUTPUT, useBrowser } from "../support/browser.ts";
 import { createSchedule, seedRun } from "../support/factories.ts";
 import { NARROW, NAV_ENTRIES, WIDE } from "../support/nav-entries.ts";
+import { shown } from "../support/page-checks.ts";
 
 const TEAM = "T0NAV";
 const ADMIN = "U0NAVADMIN";
@@ -183,7 +184,7 @@ describe.runIf(hasChromium)("the dashboard's grouped navigation", () => {
       await page.setViewportSize(viewport);
       await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBe(1);
       await page.waitForLoadState("networkidle");
-      await page.waitForTimeout(1_000);
+      await shown(page);
       await page.screenshot({ path: join(OUTPUT, `nav-overview-${size}.png`), fullPage: true });
       if (size !== "1280") {
         await menuButton(page).click();

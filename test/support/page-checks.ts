@@ -99,5 +99,13 @@ export async function settled(page: Page, watch: PageWatch): Promise<void> {
   await page.locator(".state-loading").first().waitFor({ state: "detached", timeout: 10_000 });
 }
 
+/**
+ * Before a screenshot kept for review: waits until no loading status shows (a query's or a lazy chart's). Charts do
+ * not animate (the test browser asks for reduced motion), so once drawn the picture is final: no fixed pause needed.
+ */
+export async function shown(page: Page): Promise<void> {
+  await page.locator(".state-loading").first().waitFor({ state: "detached", timeout: 10_000 });
+}
+
 export const sidewaysScroll = (page: Page) =>
   page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");

@@ -62,26 +62,56 @@ describe("/healthz in Socket Mode", () => {
   });
 });
 
+/**
+ * The waits the transport scheduled (logged with each reconnect) from `from` on. The backoff is asserted on these,
+ * which do not depend on the machine's speed, and on the real gaps between attempts only as lower bounds (a timer
+ * never fires early; a loaded machine only makes gaps longer), so these tests cannot flake under load.
+ */
+function scheduledWaits(lines: { msg: string }[], from: number): number[] {
+  return lines
+    .slice(from)
+    .map((l) => (l as { retryInMs?: number }).retryInMs)
+    .filter((ms): ms is number => typeof ms === "number");
+}
+
+/** Gaps between successive apps.connections.open calls, in ms. */
+function gapsBetween(at: number[]): number[] {
+  return at.slice(1).map((x, i) => x - (at[i] as number));
+}
+
+/** The gaps shorter than the wait scheduled for them (1 ms allowed for the clocks' rounding), as "gap < wait". */
+function shorterThanScheduled(gaps: number[], waits: number[]): string[] {
+  return gaps.flatMap((gap, i) => (gap < (waits[i] ?? 0) - 1 ? [`${gap} < ${waits[i]}`] : []));
+}
+
 describe("reconnecting", () => {
   it("waits longer after each refused attempt (exponential backoff), not in a tight loop", async () => {
     const fake = await startFakeSlack();
-    const { t, close } = await socketApp({
+    const { t, lines, close } = await socketApp({
       fake,
       socket: { reconnectBaseMs: 20, reconnectCapMs: 10_000, random: () => 0 },
     });
     try {
       await t.app.socket?.whenConnected();
       fake.reset();
-      fake.socket.refuseConnections(1_000);
+      const from = lines.length;
+      // Refused until five attempts have failed, however long each takes: a refusal for a fixed second counted
+      // fewer attempts on a loaded machine.
+      fake.socket.refuseConnections(60_000);
       fake.socket.drop();
-      await sleep(1_100);
+      const failures = () => lines.slice(from).filter((l) => l.msg === "Socket Mode: could not connect to Slack");
+      await until(() => failures().length >= 5, 15_000);
+      fake.socket.refuseConnections(0);
       await t.app.socket?.whenConnected();
+      // With no jitter drawn: 10 ms after the drop, then doubling after each failed attempt.
+      const waits = scheduledWaits(lines, from);
+      expect(waits).toEqual([10, 20, 40, 80, 160, 320]);
+      // Five refused attempts and the one that connected: no attempt between the scheduled ones.
       const at = fake.callsTo("apps.connections.open").map((c) => c.at);
-      // With no jitter drawn: 10, 20, 40, 80, 160, 320, 640 ms … about 8 attempts in a second, not hundreds.
-      expect(at.length).toBeGreaterThanOrEqual(5);
-      expect(at.length).toBeLessThanOrEqual(9);
-      const gaps = at.slice(1).map((x, i) => x - (at[i] as number));
-      expect(gaps.at(-1)).toBeGreaterThan((gaps[0] as number) * 4);
+      expect(at).toHaveLength(6);
+      // Each attempt waited at least its scheduled time after the one before (1 ms for the clocks' rounding).
+      const gaps = gapsBetween(at);
+      expect(shorterThanScheduled(gaps, waits.slice(1))).toEqual([]);
     } finally {
       await close();
     }
@@ -107,13 +137,14 @@ describe("a failed attempt says why", () => {
 describe("a connection Slack drops soon after hello, again and again", () => {
   it("is reconnected with growing waits: a hello alone does not reset the backoff", async () => {
     const fake = await startFakeSlack();
-    const { t, close } = await socketApp({
+    const { t, lines, close } = await socketApp({
       fake,
       socket: { reconnectBaseMs: 20, reconnectCapMs: 10_000, random: () => 0 },
     });
     try {
       await t.app.socket?.whenConnected();
       fake.reset();
+      const from = lines.length;
       // A proxy or a Slack edge that accepts the socket and cuts it a moment later: each attempt succeeds.
       for (let drop = 0; drop < 6; drop++) {
         await t.app.socket?.whenConnected();
@@ -123,10 +154,13 @@ describe("a connection Slack drops soon after hello, again and again", () => {
       await t.app.socket?.whenConnected();
       const at = fake.callsTo("apps.connections.open").map((c) => c.at);
       expect(at).toHaveLength(6);
-      const gaps = at.slice(1).map((x, i) => x - (at[i] as number));
       // With no jitter drawn: 10, 20, 40, 80, 160, 320 ms; a reset at every hello kept them all at 10 ms (a
       // reconnect loop calling apps.connections.open as fast as Slack lets it open a socket).
-      expect(gaps.at(-1)).toBeGreaterThan((gaps[0] as number) * 4);
+      const waits = scheduledWaits(lines, from);
+      expect(waits).toEqual([10, 20, 40, 80, 160, 320]);
+      // The attempts really waited so (lower bounds: a loaded machine only adds to each gap).
+      const gaps = gapsBetween(at);
+      expect(shorterThanScheduled(gaps, waits.slice(1))).toEqual([]);
       expect(gaps.at(-1)).toBeGreaterThanOrEqual(150);
     } finally {
       await close();
@@ -144,11 +178,12 @@ describe("refusals are logged once, naming CHAT_APP_TOKEN", () => {
       socket: { reconnectBaseMs: 5, refusedRetryMs: 150 },
     });
     try {
-      await sleep(700);
+      // Three attempts, however long the machine takes: the gaps between them are what shows the pace.
+      await until(() => fake.callsTo("apps.connections.open").length >= 3, 15_000);
       const attempts = fake.callsTo("apps.connections.open");
       expect(attempts.every((c) => c.error === "invalid_auth")).toBe(true);
-      expect(attempts.length).toBeGreaterThanOrEqual(2);
-      expect(attempts.length).toBeLessThanOrEqual(6);
+      // Not sooner than refusedRetryMs apart (1 ms for the clocks' rounding); a load only lengthens a gap.
+      for (const gap of gapsBetween(attempts.map((c) => c.at))) expect(gap).toBeGreaterThanOrEqual(149);
       const errors = lines.filter((l) => l.level >= 50);
       expect(errors).toHaveLength(1);
       expect(errors[0]?.msg).toMatch(/CHAT_APP_TOKEN \(invalid_auth\)/);
@@ -167,15 +202,19 @@ describe("refusals are logged once, naming CHAT_APP_TOKEN", () => {
     try {
       await t.app.socket?.whenConnected();
       fake.reset();
+      const disconnectedAt = Date.now();
       fake.socket.disconnect("link_disabled", { graceMs: 1_000 });
       await until(() => t.app.socket?.state === "connecting");
-      await sleep(200);
       expect(fake.callsTo("apps.connections.open")).toHaveLength(0);
       const errors = lines.filter((l) => l.level >= 50);
       expect(errors).toHaveLength(1);
       expect(errors[0]?.msg).toMatch(/link_disabled.*CHAT_APP_TOKEN/);
       await t.app.socket?.whenConnected();
-      expect(fake.callsTo("apps.connections.open")).toHaveLength(1);
+      const opens = fake.callsTo("apps.connections.open");
+      expect(opens).toHaveLength(1);
+      // The one attempt came refusedRetryMs after the disconnect at the soonest (checked by the time it was made, not
+      // by looking in at a fixed moment, which a loaded machine could miss).
+      expect((opens[0]?.at ?? 0) - disconnectedAt).toBeGreaterThanOrEqual(399);
     } finally {
       await close();
     }
