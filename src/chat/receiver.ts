@@ -7,13 +7,22 @@ import { addressKey } from "../http/rate-limit.ts";
 import { BODY_LIMIT } from "../http/server.ts";
 import { stripNul } from "../lib/nul.ts";
 import type { DeliveryKind } from "./intake/intake.repo.ts";
-import type { Intake } from "./intake/intake.ts";
+import type { Dispatch, Intake } from "./intake/intake.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature } from "./verify.ts";
 
-/** Bolt's side of the transport: the intake hands it each delivery (`processEvent`); start and stop are the app's. */
+/** Bolt's side of the transport: the intake hands it each delivery (`dispatch`); start and stop are the app's. */
 export class FastifyReceiver implements Receiver {
   #bolt: App | undefined;
+  #direct: Dispatch | undefined;
+
+  /** Set by createBolt: Events API deliveries go to our listeners directly (events-direct.ts), the rest to Bolt. */
+  setDispatch(dispatch: Dispatch): void {
+    this.#direct = dispatch;
+  }
+  /** Hands one delivery to the listeners; rejects when one of them failed. */
+  readonly dispatch: Dispatch = (body, ack, retry) =>
+    this.#direct ? this.#direct(body, ack, retry) : this.bolt.processEvent({ body, ack, ...retry });
 
   init(app: App): void {
     this.#bolt = app;
