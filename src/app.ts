@@ -89,7 +89,7 @@ function within(work: Promise<unknown>, ms: number): Promise<unknown> {
 /** Wires every feature: routes, Slack listeners and jobs. */
 export async function buildApp(deps: Deps, opts: { socket?: SocketOptions } = {}): Promise<Upbeat> {
   const receiver = new FastifyReceiver();
-  const intake = new Intake(deps, (body, ack, retry) => receiver.bolt.processEvent({ body, ack, ...retry }));
+  const intake = new Intake(deps, receiver.dispatch);
   const socket = deps.config.chatAppToken ? new SocketTransport(deps, intake, opts.socket) : undefined;
   const bolt = createBolt(deps, receiver, [
     installListeners,

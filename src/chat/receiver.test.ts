@@ -151,6 +151,16 @@ describe("Slack request verification and event handling", async () => {
     expect(seen[0]!.n).toBe(1);
   });
 
+  it("NUL in a JSON event (the escape \\u0000) is stripped before a listener sees it or it is stored", async () => {
+    const res = await t.sendEvent(
+      "T0RCV",
+      { type: "team_join", user: slackUser("U0NULL", "Nu\u0000ll", { profile: { real_name: "Nu\u0000ll" } }) },
+      { eventId: "Ev0NUL1" },
+    );
+    expect(res.statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await member("U0NULL"))?.real_name).toBe("Null"));
+  });
+
   it("app_uninstalled marks the installation uninstalled, keeps data, ends sessions; reinstalling revives it, not them", async () => {
     await t.addMember("T0RCV", "U0STAY");
     const cookie = await t.signIn("T0RCV", "U0RCVADMIN");

@@ -7,13 +7,22 @@ import { addressKey } from "../http/rate-limit.ts";
 import { BODY_LIMIT } from "../http/server.ts";
 import { stripNul } from "../lib/nul.ts";
 import type { DeliveryKind } from "./intake/intake.repo.ts";
-import type { Intake } from "./intake/intake.ts";
+import type { Dispatch, Intake } from "./intake/intake.ts";
 import { SIGNATURE_FAILURES_PER_MINUTE, SignatureGate } from "./signature-gate.ts";
 import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature } from "./verify.ts";
 
-/** Bolt's side of the transport: the intake hands it each delivery (`processEvent`); start and stop are the app's. */
+/** Bolt's side of the transport: the intake hands it each delivery (`dispatch`); start and stop are the app's. */
 export class FastifyReceiver implements Receiver {
   #bolt: App | undefined;
+  #direct: Dispatch | undefined;
+
+  /** Set by createBolt: Events API deliveries go to our listeners directly (events-direct.ts), the rest to Bolt. */
+  setDispatch(dispatch: Dispatch): void {
+    this.#direct = dispatch;
+  }
+  /** Hands one delivery to the listeners; rejects when one of them failed. */
+  readonly dispatch: Dispatch = (body, ack, retry) =>
+    this.#direct ? this.#direct(body, ack, retry) : this.bolt.processEvent({ body, ack, ...retry });
 
   init(app: App): void {
     this.#bolt = app;
@@ -28,14 +37,29 @@ export class FastifyReceiver implements Receiver {
 
 type Body = Record<string, unknown>;
 
-/** Slack sends what people type, NUL bytes too; the database cannot hold them, so they go here (stripNul). */
-function parseBody(raw: Buffer, contentType: string | undefined): Body | undefined {
+/**
+ * A NUL can only be in JSON text as the escape \u0000 (JSON.parse refuses raw control characters in strings), so text
+ * without one parses to a value without one: stripNul's walk over the whole body is needed only when it is there.
+ */
+const mayHoldNul = (json: string) => json.includes("\\u0000");
+
+/**
+ * Slack sends what people type, NUL bytes too; the database cannot hold them, so they go here (stripNul). `json` is
+ * the body's JSON text when it came as JSON and nothing was stripped (the intake stores it as it is).
+ */
+function parseBody(raw: Buffer, contentType: string | undefined): { body: Body; json?: string } | undefined {
   const text = raw.toString("utf8");
   try {
-    if ((contentType ?? "").includes("application/json")) return stripNul(JSON.parse(text) as Body);
+    if ((contentType ?? "").includes("application/json")) {
+      const value = JSON.parse(text) as Body;
+      return mayHoldNul(text) ? { body: stripNul(value) } : { body: value, json: text };
+    }
     const form = Object.fromEntries(new URLSearchParams(text));
-    if (typeof form.payload === "string") return stripNul(JSON.parse(form.payload) as Body);
-    return stripNul(form);
+    if (typeof form.payload === "string") {
+      const value = JSON.parse(form.payload) as Body;
+      return { body: mayHoldNul(form.payload) ? stripNul(value) : value };
+    }
+    return { body: stripNul(form) };
   } catch {
     return undefined;
   }
@@ -75,15 +99,22 @@ async function handle(deps: Deps, intake: Intake, gate: SignatureGate, req: Fast
     }
     return reply.status(401).send({ error: "Invalid request signature" });
   }
-  const body = parseBody(raw, contentType);
-  if (!body) return reply.status(400).send({ error: "Malformed body" });
+  const parsed = parseBody(raw, contentType);
+  if (!parsed) return reply.status(400).send({ error: "Malformed body" });
+  const body = parsed.body;
   if (body.type === "url_verification") return reply.send({ challenge: body.challenge });
 
   const retryNum = Number(req.headers["x-slack-retry-num"] ?? 0);
   const retry = retryNum ? { retryNum, retryReason: String(req.headers["x-slack-retry-reason"] ?? "") } : undefined;
   let result: unknown;
   try {
-    result = await intake.receive({ kind: kindOf(body), body, raw, ...(retry ? { retry } : {}) });
+    result = await intake.receive({
+      kind: kindOf(body),
+      body,
+      raw,
+      ...(parsed.json !== undefined ? { json: parsed.json } : {}),
+      ...(retry ? { retry } : {}),
+    });
   } catch (err) {
     // Not stored, so not acknowledged: Slack retries an event it got no 200 for (and shows the member an error for
     // a command or interaction), where a 200 would lose it.

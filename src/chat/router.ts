@@ -19,11 +19,22 @@ export type VerbArgs = SlackCommandMiddlewareArgs &
   };
 export type VerbHandler = (args: VerbArgs) => Promise<unknown>;
 
+/** Runs every listener at once; rejects with the first failure (after all settled), as Bolt does with one. */
+export async function runListeners(matched: readonly Listener[], args: Record<string, unknown>): Promise<void> {
+  if (matched.length === 1) {
+    await matched[0]!(args);
+    return;
+  }
+  const settled = await Promise.allSettled(matched.map(async (listener) => listener(args)));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** The verb that answers empty text and verbs nobody registered. */
 export const HELP_VERB = "help";
 
 // biome-ignore lint/suspicious/noExplicitAny: Bolt's listener arguments, passed through unchanged
-type Listener = (args: any) => Promise<unknown> | unknown;
+export type Listener = (args: any) => Promise<unknown> | unknown;
 /** Bolt's `event`, `action` and `view` as the router calls them: every type, action_id or callback_id. */
 type RegisterAll = (constraint: RegExp, listener: (args: Record<string, unknown>) => Promise<void>) => void;
 
@@ -39,6 +50,7 @@ export class ChatRouter {
   readonly #actions = new Map<string, Listener[]>();
   readonly #views = new Map<string, Listener[]>();
   readonly #verbs = new Map<string, VerbHandler>();
+  readonly #middleware: Listener[] = [];
   readonly listeners: ChatListeners;
 
   constructor(private readonly bolt: App) {
@@ -54,13 +66,27 @@ export class ChatRouter {
       event: keyed(this.#events, "event") as App["event"],
       action: keyed(this.#actions, "action") as App["action"],
       view: keyed(this.#views, "view") as App["view"],
-      use: bolt.use.bind(bolt) as App["use"],
+      // Kept here too: events that bypass Bolt (events-direct.ts) run the same global middleware.
+      use: ((middleware: Parameters<App["use"]>[0]) => {
+        this.#middleware.push(middleware as Listener);
+        return bolt.use(middleware);
+      }) as App["use"],
       verb: (name, handler) => {
         const key = name.toLowerCase();
         if (this.#verbs.has(key)) throw new Error(`slash-command verb "${name}" is registered twice`);
         this.#verbs.set(key, handler);
       },
     };
+  }
+
+  /** The listeners of an event type (undefined: none), for events dispatched without Bolt. */
+  eventListeners(type: string): readonly Listener[] | undefined {
+    return this.#events.get(type);
+  }
+
+  /** The global middleware features registered with `use`, in order. */
+  get middleware(): readonly Listener[] {
+    return this.#middleware;
   }
 
   /** Registers the dispatching listeners with Bolt; call once, after every feature registered its own. */
@@ -70,14 +96,7 @@ export class ChatRouter {
       async (args: Record<string, unknown>) => {
         const key = keyOf(args);
         const matched = typeof key === "string" ? map.get(key) : undefined;
-        if (!matched) return;
-        if (matched.length === 1) {
-          await matched[0]!(args);
-          return;
-        }
-        const settled = await Promise.allSettled(matched.map(async (listener) => listener(args)));
-        const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
-        if (failed) throw failed.reason;
+        if (matched) await runListeners(matched, args);
       };
     if (this.#events.size > 0) {
       (this.bolt.event.bind(this.bolt) as unknown as RegisterAll)(

@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { calendarZone } from "../features/calendar/index.ts";
 import { authenticateKey, recordKeyUse } from "../features/mcp-keys/index.ts";
 import { authenticateAccessToken } from "../features/oauth/index.ts";
 import type { McpPrincipal } from "./tool-kit.ts";
@@ -32,6 +33,7 @@ export async function authenticateMcp(
         userId: owner.createdBy || null,
         scopes: owner.scopes,
         isAdmin: true,
+        timezone: calendarZone(owner.timezone),
         credential: { kind: "key", keyId: owner.keyId },
       },
       recordUse: () => recordKeyUse(deps, owner),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listBlockers } from "../features/blockers/index.ts";
-import { completeWindow, workspaceToday } from "../features/calendar/index.ts";
+import { completeWindow } from "../features/calendar/index.ts";
 import { listStandups, participationDaily, searchAnswers } from "../features/insights/index.ts";
 import {
   dateArg,
@@ -12,6 +12,7 @@ import {
   scheduleArg,
   ToolError,
   toolFilters,
+  toolToday,
   userArg,
 } from "./tool-kit.ts";
 
@@ -51,7 +52,7 @@ export const getStandups = defineTool({
     schedule_id: scheduleArg(),
   },
   async run(ctx, args) {
-    const today = await workspaceToday(ctx.deps, ctx.teamId);
+    const today = await toolToday(ctx);
     const ends = { from: realDate("from_date", args.from_date), to: realDate("to_date", args.to_date) };
     const { from, to, totalDays: days } = completeWindow(ends, today, DEFAULT_RANGE_DAYS);
     if (from > to) throw new ToolError(`from_date ${from} is after to_date ${to}`);
@@ -77,7 +78,7 @@ export const getTodayStandups = defineTool({
     `answered yet: nobody has missed it yet. ${RESPONSE_FIELDS} participation is null when no standup ran today.`,
   input: { schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
-    const [date, f] = await Promise.all([workspaceToday(ctx.deps, ctx.teamId), toolFilters(ctx, args)]);
+    const [date, f] = await Promise.all([toolToday(ctx), toolFilters(ctx, args)]);
     const [rows, participation] = await Promise.all([
       listStandups(ctx.deps, ctx.teamId, { from: date, to: date }, { ...f, limit: TODAY_LIMIT + 1 }),
       participationDaily(ctx.deps, ctx.teamId, { from: date, to: date }, f),

@@ -3,7 +3,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import { z } from "zod";
 import type { McpScope } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { completeWindow, isRealDate, MAX_DAYS, workspaceToday } from "../features/calendar/index.ts";
+import { completeWindow, isRealDate, MAX_DAYS, todayIn, workspaceToday } from "../features/calendar/index.ts";
 import { type Filters, resolveFilters } from "../features/insights/index.ts";
 import { AppError } from "../http/errors.ts";
 import { findNul } from "../lib/nul.ts";
@@ -31,6 +31,11 @@ export interface McpPrincipal {
    * credential an admin made, so it reads as an admin; an OAuth token reads as its member's current role.
    */
   readonly isAdmin: boolean;
+  /**
+   * The workspace calendar's timezone (UTC when none is saved), read in the same query as the credential, so a
+   * tool's "today" costs no query of its own; absent: read it when needed.
+   */
+  readonly timezone?: string;
   readonly credential: McpCredential;
 }
 
@@ -159,9 +164,14 @@ export interface Window {
   days: number;
 }
 
+/** Today in the workspace timezone: from the credential's query when it read the timezone, else read now. */
+export async function toolToday(ctx: ToolContext): Promise<string> {
+  return ctx.timezone ? todayIn(ctx.timezone, ctx.deps.clock.now()) : workspaceToday(ctx.deps, ctx.teamId);
+}
+
 /** `days` days back from today in the workspace timezone, today included. */
 export async function lastDays(ctx: ToolContext, days: number): Promise<Window> {
-  const w = completeWindow({}, await workspaceToday(ctx.deps, ctx.teamId), days);
+  const w = completeWindow({}, await toolToday(ctx), days);
   return { from: w.from, to: w.to, days };
 }
 

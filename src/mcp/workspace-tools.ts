@@ -1,11 +1,4 @@
-import {
-  getStats,
-  MOOD_SCORE,
-  moodSummary,
-  overallPct,
-  participationByMember,
-  participationDaily,
-} from "../features/insights/index.ts";
+import { getStats, MOOD_SCORE, moodSummary, overallPct, participationBoth } from "../features/insights/index.ts";
 import { listMemberViews, listPeople } from "../features/members/index.ts";
 import { displayName, listScheduleRows, standupChannelNames } from "../features/schedules/index.ts";
 import { daysArg, defineTool, echoFilters, lastDays, scheduleArg, toolFilters, userArg } from "./tool-kit.ts";
@@ -31,10 +24,7 @@ export const getParticipation = defineTool({
   input: { days: daysArg(7, "Standups from this window count."), schedule_id: scheduleArg(), user_id: userArg() },
   async run(ctx, args) {
     const [w, f] = await Promise.all([lastDays(ctx, args.days), toolFilters(ctx, args)]);
-    const [daily, members] = await Promise.all([
-      participationDaily(ctx.deps, ctx.teamId, w, f),
-      participationByMember(ctx.deps, ctx.teamId, w, f),
-    ]);
+    const { daily, members } = await participationBoth(ctx.deps, ctx.teamId, w, f);
     return { ...w, ...echoFilters(args), overall_pct: overallPct(daily), daily, members };
   },
 });

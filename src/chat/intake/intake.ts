@@ -37,6 +37,11 @@ export interface Delivery {
   body: Record<string, unknown>;
   /** The bytes as they came, for the key of a delivery without an event id. */
   raw: Buffer | string;
+  /**
+   * The body as JSON text, when the transport has it and it holds exactly `body` (nothing was stripped): stored as
+   * it is instead of serialising the body again.
+   */
+  json?: string;
   retry?: { retryNum: number; retryReason: string };
 }
 
@@ -125,7 +130,7 @@ export class Intake {
       teamId: teamOf(body) ?? null,
       kind: delivery.kind,
       type: typeOf(delivery.kind, body) ?? null,
-      payload: JSON.stringify(body),
+      payload: delivery.json ?? JSON.stringify(body),
     });
   }
 

@@ -11,6 +11,8 @@ describe("envelopes as intake deliveries", () => {
       kind: "event",
       body: { event_id: "Ev1" },
       raw: '{"event_id":"Ev1"}',
+      // Nothing to strip: the text is stored as it is, not serialised again.
+      json: '{"event_id":"Ev1"}',
     });
     expect(
       deliveryOf({ type: "events_api", body: { event_id: "Ev1" }, retry_num: 2, retry_reason: "timeout" }),
@@ -28,7 +30,13 @@ describe("envelopes as intake deliveries", () => {
   });
 
   it("strips NUL from what people typed, as over HTTP", () => {
-    expect(deliveryOf({ type: "slash_commands", body: { ...command, text: "a\u0000b" } })?.body.text).toBe("ab");
+    const stripped = deliveryOf({ type: "slash_commands", body: { ...command, text: "a\u0000b" } });
+    expect(stripped?.body.text).toBe("ab");
+    // The payload's own text holds the NUL: the stripped body is what gets stored.
+    expect(stripped?.json).toBeUndefined();
+    const nested = deliveryOf({ type: "events_api", body: { event_id: "Ev2", event: { text: ["x\u0000"] } } });
+    expect(nested?.body).toEqual({ event_id: "Ev2", event: { text: ["x"] } });
+    expect(nested?.json).toBeUndefined();
   });
 
   it("acknowledges with the intake's answer, and with nothing for an empty one", () => {

@@ -25,13 +25,17 @@ export function deliveryOf(envelope: SocketEnvelope): Delivery | undefined {
   const kind = KINDS[envelope.type];
   const payload = envelope.body;
   if (!kind || !payload || typeof payload !== "object" || Array.isArray(payload)) return undefined;
-  // Slack sends what people type, NUL bytes too; the database cannot hold them (as on HTTP).
-  const body = stripNul(payload as Record<string, unknown>);
+  // Slack sends what people type, NUL bytes too; the database cannot hold them (as on HTTP). JSON.stringify writes a
+  // NUL as the escape \u0000, so text without one comes from a payload without one: then it is stored as it is.
+  const raw = JSON.stringify(payload);
+  const clean = !raw.includes("\\u0000");
+  const body = clean ? (payload as Record<string, unknown>) : stripNul(payload as Record<string, unknown>);
   const retryNum = envelope.retry_num ?? 0;
   return {
     kind,
     body,
-    raw: JSON.stringify(payload),
+    raw,
+    ...(clean ? { json: raw } : {}),
     ...(kind === "event" && retryNum > 0 ? { retry: { retryNum, retryReason: envelope.retry_reason ?? "" } } : {}),
   };
 }

@@ -7,10 +7,14 @@ import { selectCalendarTimezone, selectCalendarTimezones, selectHolidays } from 
  * reports, the feed, the MCP tools and new schedules' default zone comes from here.
  */
 
+/** A saved calendar timezone when it is valid, else UTC (also for a workspace without a calendar). */
+export function calendarZone(saved: string | null | undefined): string {
+  return saved && IANAZone.isValidZone(saved) ? saved : "UTC";
+}
+
 /** The calendar's timezone when one is saved and valid, else UTC. */
 export async function workspaceTimezone(deps: Pick<Deps, "db">, teamId: string): Promise<string> {
-  const saved = await selectCalendarTimezone(deps.db, teamId);
-  return saved && IANAZone.isValidZone(saved) ? saved : "UTC";
+  return calendarZone(await selectCalendarTimezone(deps.db, teamId));
 }
 
 /** workspaceTimezone for many workspaces in one query: each one's calendar timezone when saved and valid, else UTC. */

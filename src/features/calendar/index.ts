@@ -17,6 +17,7 @@ export {
   standupHolidaysIn,
 } from "./calendar.manage.ts";
 export {
+  calendarZone,
   type HolidaysFor,
   holidaysBetween,
   todayIn,

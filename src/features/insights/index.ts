@@ -23,6 +23,7 @@ export {
   moodSummary,
   moodTrend,
   overallPct,
+  participationBoth,
   participationByMember,
   participationDaily,
   resolveFilters,

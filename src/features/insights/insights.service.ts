@@ -6,7 +6,13 @@ import { MOODS } from "../standups/index.ts";
 import type { Filters } from "./filters.repo.ts";
 import { blockersByDay, moodCounts, searchResponses, standupsBetween } from "./insights.repo.ts";
 import { openBlockersIn } from "./open-blockers.repo.ts";
-import { memberParticipation, type ParticipationRow, participationByDay, statsFor } from "./participation.repo.ts";
+import {
+  memberParticipation,
+  type ParticipationRow,
+  participationByDay,
+  participationWindow,
+  statsFor,
+} from "./participation.repo.ts";
 import { namesFor, presentResponse } from "./responses.presenter.ts";
 import { scheduleInTeam } from "./today.repo.ts";
 
@@ -144,6 +150,11 @@ export function participationDaily(
 /** Per member: runs asked and answered, the current streak and blockers reported. */
 export function participationByMember(deps: InsightDeps, teamId: string, w: Span, f: Filters = {}) {
   return memberParticipation(deps.db, teamId, w.from, w.to, f, deps.clock.now());
+}
+
+/** participationDaily and participationByMember of one window, in one statement. */
+export function participationBoth(deps: InsightDeps, teamId: string, w: Span, f: Filters = {}) {
+  return participationWindow(deps.db, teamId, w.from, w.to, f, deps.clock.now());
 }
 
 /** The open blocker items reported in the window (active blockers, issue 25), newest report first. */

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.ts";
 import { type Filters, pctSql, responseFilter, runFilter } from "./filters.repo.ts";
 import { openBlockerCount } from "./open-blockers.repo.ts";
@@ -68,15 +68,22 @@ export async function participationByDay(
   f: Filters,
   now: Date,
 ): Promise<ParticipationRow[]> {
-  const perStandup = await rows<Omit<StandupParticipation, "pct"> & { date: string }>(
-    ex,
-    sql`select a.local_date::text as date, a.schedule_id, (count(*) filter (where a.answered))::int as submitted,
-               count(*)::int as total, bool_or(a.open) as open,
-               (count(*) filter (where not a.counted))::int as awaiting
-        from (${askedRows(teamId, from, to, f, now)}) a
-        group by a.local_date, a.schedule_id
-        order by a.local_date, a.schedule_id`,
-  );
+  return daysOf(await rows<StandupDay>(ex, perStandupSql(sql`(${askedRows(teamId, from, to, f, now)})`)));
+}
+
+type StandupDay = Omit<StandupParticipation, "pct"> & { date: string };
+
+/** Per day and standup, over `asked` (the asked rows, a subquery or a CTE's name). */
+const perStandupSql = (asked: SQL) =>
+  sql`select a.local_date::text as date, a.schedule_id, (count(*) filter (where a.answered))::int as submitted,
+             count(*)::int as total, bool_or(a.open) as open,
+             (count(*) filter (where not a.counted))::int as awaiting
+      from ${asked} a
+      group by a.local_date, a.schedule_id
+      order by a.local_date, a.schedule_id`;
+
+/** The days, each the sum of its standups (rows ordered by day). */
+function daysOf(perStandup: StandupDay[]): ParticipationRow[] {
   const days: ParticipationRow[] = [];
   for (const { date, ...s } of perStandup) {
     let day = days.at(-1);
@@ -130,40 +137,69 @@ export async function statsFor(ex: Executor, teamId: string, today: string, week
   return row!;
 }
 
+export interface MemberRow {
+  user_id: string;
+  real_name: string;
+  asked: number;
+  submitted: number;
+  pct: number;
+  current_streak: number;
+  blockers: number;
+}
+
 /**
  * Per member: runs asked and answered in the window, answered-in-a-row from the newest run back, blockers.
  * A run still open for the member counts only once they answered, so it neither breaks nor pauses a streak.
  * With a standup filter only its participants are listed; otherwise every active member too.
  */
 export function memberParticipation(ex: Executor, teamId: string, from: string, to: string, f: Filters, now: Date) {
-  return rows<{
-    user_id: string;
-    real_name: string;
-    asked: number;
-    submitted: number;
-    pct: number;
-    current_streak: number;
-    blockers: number;
-  }>(
+  return rows<MemberRow>(
     ex,
-    sql`with asked as (${askedRows(teamId, from, to, f, now)}),
-        ranked as (
+    sql`with asked as (${askedRows(teamId, from, to, f, now)}), ${byMemberSql(teamId, f)}
+        select * from by_member order by real_name, user_id`,
+  );
+}
+
+/** The CTEs `ranked` and `by_member` (one row per member) over a CTE named `asked`. */
+const byMemberSql = (teamId: string, f: Filters) =>
+  sql`ranked as (
           select *, case when counted
                       then row_number() over (partition by user_id, counted order by asked_at desc, run_id desc) end as rn
           from asked
-        )
-        select m.user_id, m.real_name,
-               (count(*) filter (where a.counted))::int as asked,
-               (count(*) filter (where a.answered))::int as submitted,
-               ${pctSql(sql`count(*) filter (where a.answered)`, sql`count(*) filter (where a.counted)`)} as pct,
-               coalesce(min(a.rn) filter (where a.counted and not a.answered) - 1,
-                        count(*) filter (where a.counted))::int as current_streak,
-               (count(*) filter (where a.blocker))::int as blockers
-        from members m
-        left join ranked a on a.user_id = m.user_id
-        where m.team_id = ${teamId} ${f.userId ? sql`and m.user_id = ${f.userId}` : sql``}
-          and (a.run_id is not null ${f.scheduleId ? sql`` : sql`or m.active`})
-        group by m.user_id, m.real_name
-        order by m.real_name, m.user_id`,
+        ),
+        by_member as (
+          select m.user_id, m.real_name,
+                 (count(*) filter (where a.counted))::int as asked,
+                 (count(*) filter (where a.answered))::int as submitted,
+                 ${pctSql(sql`count(*) filter (where a.answered)`, sql`count(*) filter (where a.counted)`)} as pct,
+                 coalesce(min(a.rn) filter (where a.counted and not a.answered) - 1,
+                          count(*) filter (where a.counted))::int as current_streak,
+                 (count(*) filter (where a.blocker))::int as blockers
+          from members m
+          left join ranked a on a.user_id = m.user_id
+          where m.team_id = ${teamId} ${f.userId ? sql`and m.user_id = ${f.userId}` : sql``}
+            and (a.run_id is not null ${f.scheduleId ? sql`` : sql`or m.active`})
+          group by m.user_id, m.real_name
+        )`;
+
+/**
+ * participationByDay and memberParticipation of one window in one statement (the asked rows are read once, and a
+ * caller that shows both pays one round trip): the same rows, in the same order, as the two.
+ */
+export async function participationWindow(
+  ex: Executor,
+  teamId: string,
+  from: string,
+  to: string,
+  f: Filters,
+  now: Date,
+): Promise<{ daily: ParticipationRow[]; members: MemberRow[] }> {
+  const [row] = await rows<{ per_standup: StandupDay[]; members: MemberRow[] }>(
+    ex,
+    sql`with asked as materialized (${askedRows(teamId, from, to, f, now)}),
+             per_standup as (${perStandupSql(sql`asked`)}), ${byMemberSql(teamId, f)}
+        select (select coalesce(json_agg(d order by d.date, d.schedule_id), '[]') from per_standup d) as per_standup,
+               (select coalesce(json_agg(m order by m.real_name, m.user_id), '[]') from by_member m) as members`,
   );
+  return { daily: daysOf(row!.per_standup), members: row!.members };
 }

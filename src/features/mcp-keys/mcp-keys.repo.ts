@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { installations, type McpScope, mcpKeys } from "../../db/schema.ts";
+import { installations, type McpScope, mcpKeys, workspaceCalendars } from "../../db/schema.ts";
 
 export type McpKeyRow = typeof mcpKeys.$inferSelect;
 
@@ -13,6 +13,11 @@ export interface KeyOwner {
   scopes: McpScope[];
   /** The admin who created the key (writes act as them); '' once their data was removed. */
   createdBy: string;
+  /**
+   * The workspace calendar's timezone as saved (null: no calendar), read with the key so a tool's "today" costs no
+   * query of its own.
+   */
+  timezone: string | null;
 }
 
 export async function insertKey(
@@ -59,9 +64,11 @@ export async function findLiveKey(ex: Executor, keyHash: string): Promise<KeyOwn
       lastUsedAt: mcpKeys.lastUsedAt,
       scopes: mcpKeys.scopes,
       createdBy: mcpKeys.createdBy,
+      timezone: workspaceCalendars.timezone,
     })
     .from(mcpKeys)
     .innerJoin(installations, eq(installations.teamId, mcpKeys.teamId))
+    .leftJoin(workspaceCalendars, eq(workspaceCalendars.teamId, mcpKeys.teamId))
     .where(and(eq(mcpKeys.keyHash, keyHash), isNull(mcpKeys.revokedAt), isNull(installations.uninstalledAt)))
     .limit(1);
   return row;

@@ -1,6 +1,7 @@
 import type { Deps } from "../../deps.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import type { McpPrincipal } from "../../mcp/tool-kit.ts";
+import { calendarZone } from "../calendar/index.ts";
 import { ACCESS_PREFIX, resourceOf, tokenShape } from "./oauth.model.ts";
 import { findLiveAccess, touchGrant } from "./oauth.repo.ts";
 
@@ -33,6 +34,7 @@ export async function authenticateAccessToken(
       userId: row.userId,
       scopes: row.scopes,
       isAdmin: row.role === "admin",
+      timezone: calendarZone(row.timezone),
       credential: {
         kind: "oauth",
         grantId: row.grantId,

@@ -9,6 +9,7 @@ import {
   oauthGrants,
   oauthRequests,
   oauthTokens,
+  workspaceCalendars,
 } from "../../db/schema.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { ACCESS_PREFIX, ACCESS_TTL_SECONDS, newSecret, REFRESH_PREFIX, REFRESH_TTL_MS } from "./oauth.model.ts";
@@ -150,6 +151,8 @@ export async function findLiveAccess(ex: Executor, tokenHash: string, now: Date)
       scopes: oauthGrants.scopes,
       resource: oauthGrants.resource,
       lastUsedAt: oauthGrants.lastUsedAt,
+      // Read with the token so a tool's "today" costs no query of its own (null: no calendar saved).
+      timezone: workspaceCalendars.timezone,
     })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
@@ -159,6 +162,7 @@ export async function findLiveAccess(ex: Executor, tokenHash: string, now: Date)
     )
     .innerJoin(installations, eq(installations.teamId, oauthGrants.teamId))
     .leftJoin(oauthClients, eq(oauthClients.clientId, oauthGrants.clientId))
+    .leftJoin(workspaceCalendars, eq(workspaceCalendars.teamId, oauthGrants.teamId))
     .where(
       and(
         eq(oauthTokens.tokenHash, tokenHash),
