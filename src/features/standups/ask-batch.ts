@@ -1,8 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WebClient } from "@slack/web-api";
 import { classifySlackError, METADATA_EVENT, RETOUCH_MS } from "../../chat/post-once.ts";
-import { pauseBucket, retryAfterSeconds, SLACK_BUCKETS, takeSlots } from "../../chat/rate-buckets.ts";
+import {
+  MAX_INLINE_WAIT_MS,
+  pauseBucket,
+  retryAfterSeconds,
+  SLACK_BUCKETS,
+  takeSlots,
+} from "../../chat/rate-buckets.ts";
 import { type Deps, slackGiveUp } from "../../deps.ts";
+import { RetryLaterError } from "../../lib/retry-later.ts";
 import { type BatchMember, claimBatch, readBatch, recordBatch, type SentAsk, touchClaims } from "./ask-batch.repo.ts";
 import { promptFor } from "./blocker-prompt.ts";
 import { askMessage } from "./messages.ts";
@@ -34,6 +41,10 @@ declare module "../../jobs/queue.ts" {
 }
 
 type Payload = { teamId: string; runId: number; userIds: string[]; chunk: number };
+/** The single ask as its job runs it (standups.jobs.ts: `quietly` around `ask`). */
+export type AskOne = (p: { teamId: string; runId: number; userId: string }) => Promise<void>;
+/** A member the chunk could not ask itself, run through the single ask in this job (after `afterMs`). */
+type Fallback = { userId: string; afterMs?: number; retry?: boolean };
 
 /** The plain case (see above); the rest go to the single ask. */
 const plain = (m: BatchMember) =>
@@ -59,7 +70,47 @@ async function single(deps: Deps, p: Payload, userIds: string[], afterSeconds?: 
   }
 }
 
-export async function askChunk(deps: Deps, p: Payload): Promise<void> {
+/**
+ * The single ask, in this job, for members the chunk met trouble with (a 429, an error, no pacing slot in time):
+ * a few at a time, each after the Retry-After Slack gave, so a 429 costs what it costs a single ask job (the same
+ * in-process wait, no retry used). What the single ask defers (RetryLaterError) becomes its own job that long from
+ * now, as the queue defers a job; any other error gets the member their own job, which retries as jobs do.
+ */
+async function inline(deps: Deps, p: Payload, askOne: AskOne, members: Fallback[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let f = members[next++]; f; f = members[next++]) {
+      const { userId, afterMs } = f;
+      if (f.retry) {
+        // Slack failed this member's call: as their job would, they are retried after the queue's retry delay.
+        deps.metrics.jobFailures.inc({ queue: "standup.asks", outcome: "retry" });
+        await single(deps, p, [userId], deps.queue.settings.retryDelaySeconds || undefined);
+        continue;
+      }
+      try {
+        if (afterMs !== undefined && afterMs > MAX_INLINE_WAIT_MS) {
+          throw new RetryLaterError(afterMs, `Slack answered 429 to chat.postMessage: Retry-After ${afterMs / 1000} s`);
+        }
+        if (afterMs) await sleep(afterMs);
+        await askOne({ teamId: p.teamId, runId: p.runId, userId });
+      } catch (err) {
+        if (err instanceof RetryLaterError) {
+          await single(deps, p, [userId], Math.max(1, Math.ceil(err.delayMs / 1000)));
+          deps.log.info({ job: "standup.ask", team_id: p.teamId, reason: err.message }, "job deferred");
+        } else {
+          deps.log.warn(
+            { job: "standup.asks", team_id: p.teamId, run_id: p.runId, err: String(err) },
+            "ask failed; its own job retries it",
+          );
+          await single(deps, p, [userId]);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
+}
+
+export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<void> {
   const run = await findRun(deps.db, p.teamId, p.runId);
   // Closed, gone or a member-timezone run: the single ask knows what to do with each member.
   if (run?.status !== "open" || run.memberTimezone) return single(deps, p, p.userIds);
@@ -81,19 +132,16 @@ export async function askChunk(deps: Deps, p: Payload): Promise<void> {
     p,
     asPlain.filter((m) => m.channel === null),
   );
-  for (const m of asPlain) if (m.channel === null) m.channel = opened.get(m.userId) ?? null;
+  const fallback: Fallback[] = opened.later;
+  for (const m of asPlain) if (m.channel === null) m.channel = opened.channels.get(m.userId) ?? null;
   asPlain = asPlain.filter((m) => m.channel !== null);
-  if (asPlain.length === 0) return;
+  if (asPlain.length === 0) return inline(deps, p, askOne, fallback);
   // Pacing for the whole chunk in one statement; those without a slot within the inline wait go to the single ask,
   // which waits or defers as every paced call does.
   const take = await takeSlots(deps.db, p.teamId, "chat.postMessage", asPlain.length);
   const tookAt = performance.now();
   const granted = asPlain.slice(0, take.granted);
-  await single(
-    deps,
-    p,
-    asPlain.slice(take.granted).map((m) => m.userId),
-  );
+  for (const m of asPlain.slice(take.granted)) fallback.push({ userId: m.userId });
   // Right before the claims: a run stopped while the DMs were opened or the slots taken sends nothing.
   await assertLive(deps.db, run);
   const claimed = await claimBatch(
@@ -103,12 +151,9 @@ export async function askChunk(deps: Deps, p: Payload): Promise<void> {
     deps.clock.now(),
   );
   const mine = granted.filter((m) => claimed.has(askPostKey(run.id, m.userId)));
-  await single(
-    deps,
-    p,
-    granted.filter((m) => !claimed.has(askPostKey(run.id, m.userId))).map((m) => m.userId),
-  );
-  await postChunk(deps, client, run, p, mine, (i) => tookAt + take.waitMs(i));
+  for (const m of granted) if (!claimed.has(askPostKey(run.id, m.userId))) fallback.push({ userId: m.userId });
+  fallback.push(...(await postChunk(deps, client, run, mine, (i) => tookAt + take.waitMs(i))));
+  await inline(deps, p, askOne, fallback);
 }
 
 /**
@@ -122,12 +167,12 @@ async function openDms(
   client: WebClient,
   p: Payload,
   members: BatchMember[],
-): Promise<Map<string, string>> {
+): Promise<{ channels: Map<string, string>; later: Fallback[] }> {
   const channels = new Map<string, string>();
-  if (members.length === 0) return channels;
+  const later: Fallback[] = [];
+  if (members.length === 0) return { channels, later };
   const take = await takeSlots(deps.db, p.teamId, "conversations.open", members.length);
   const tookAt = performance.now();
-  const later: string[] = [];
   let pauseSeconds = 0;
   let next = 0;
   const worker = async () => {
@@ -136,7 +181,7 @@ async function openDms(
       const m = members[i];
       if (!m) return;
       if (i >= take.granted || pauseSeconds > 0) {
-        later.push(m.userId);
+        later.push({ userId: m.userId });
         continue;
       }
       const wait = tookAt + take.waitMs(i) - performance.now();
@@ -144,11 +189,11 @@ async function openDms(
       try {
         const res = await client.conversations.open({ users: m.userId });
         if (res.channel?.id) channels.set(m.userId, res.channel.id);
-        else later.push(m.userId);
+        else later.push({ userId: m.userId, retry: true });
       } catch (err) {
         const seconds = retryAfterSeconds(err);
         if (seconds !== undefined) pauseSeconds = Math.max(pauseSeconds, Math.max(1, seconds));
-        later.push(m.userId);
+        later.push({ userId: m.userId, retry: seconds === undefined });
       }
     }
   };
@@ -156,8 +201,7 @@ async function openDms(
   if (pauseSeconds > 0) {
     await pauseBucket(deps.db, p.teamId, "conversations.open", SLACK_BUCKETS["conversations.open"], pauseSeconds);
   }
-  await single(deps, p, later, pauseSeconds > 0 ? pauseSeconds : undefined);
-  return channels;
+  return { channels, later };
 }
 
 /**
@@ -169,14 +213,12 @@ async function postChunk(
   deps: Deps,
   client: WebClient,
   run: RunRow,
-  p: Payload,
   members: BatchMember[],
   slotAt: (i: number) => number,
-): Promise<void> {
+): Promise<Fallback[]> {
   const sent: SentAsk[] = [];
   const unsent: { key: string; state: "failed" | "unknown" }[] = [];
-  const retryAfter = new Map<string, number>();
-  const retryNow: string[] = [];
+  const fallback: Fallback[] = [];
   const pending = new Set(members.map((m) => askPostKey(run.id, m.userId)));
   let checkedAt = performance.now();
   let touchedAt = performance.now();
@@ -229,7 +271,7 @@ async function postChunk(
         unsent.push({ key, state: classifySlackError(err) === "definite" ? "failed" : "unknown" });
         const seconds = retryAfterSeconds(err);
         const reason = slackGiveUp(err);
-        if (seconds !== undefined) retryAfter.set(m.userId, Math.max(1, seconds));
+        if (seconds !== undefined) fallback.push({ userId: m.userId, afterMs: Math.max(1, seconds) * 1000 });
         else if (reason !== undefined) {
           // As the queue ends a job whose error retrying cannot fix: this member's ask is given up.
           deps.metrics.jobFailures.inc({ queue: "standup.asks", outcome: "gave_up" });
@@ -238,7 +280,7 @@ async function postChunk(
             "ask gave up: retrying cannot help",
           );
         } else {
-          retryNow.push(m.userId);
+          fallback.push({ userId: m.userId, retry: true });
           deps.log.warn(
             { team_id: run.teamId, run_id: run.id, job: "standup.asks", err: String(err) },
             "ask DM failed; its single ask retries it",
@@ -258,8 +300,7 @@ async function postChunk(
     }
   }
   if (stopped) throw stopped;
-  await single(deps, p, retryNow);
-  for (const [userId, seconds] of retryAfter) await single(deps, p, [userId], seconds);
+  return fallback;
 }
 
 /** A chunk stopped with its run: members whose ask never went out are not asked (`pending`), as askStopped. */

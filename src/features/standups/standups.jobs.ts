@@ -401,22 +401,22 @@ export function standupJobs(deps: Deps): void {
     ),
     { concurrency: 4 },
   );
-  deps.queue.register(
+  // The single ask: for members a chunk leaves to it (standup.asks runs it in its own job too), reminders' and
+  // member-timezone asks. Registered before the chunks: a drain round (tests) runs the single asks a chunk leaves
+  // in the next round, as it would a failed ask's retry.
+  const askOne = quietly(
+    deps,
     "standup.ask",
-    quietly(
-      deps,
-      "standup.ask",
-      (p) => ask(deps, p.teamId, p.runId, p.userId),
-      (p) => askStopped(deps, p),
-    ),
-    { concurrency: 16 },
+    (p: { teamId: string; runId: number; userId: string }) => ask(deps, p.teamId, p.runId, p.userId),
+    (p) => askStopped(deps, p),
   );
+  deps.queue.register("standup.ask", askOne, { concurrency: 16 });
   deps.queue.register(
     "standup.asks",
     quietly(
       deps,
       "standup.asks",
-      (p) => askChunk(deps, p),
+      (p) => askChunk(deps, p, askOne),
       (p) => asksStopped(deps, p),
     ),
     { concurrency: 4 },
