@@ -1089,7 +1089,7 @@ async function main(): Promise<number> {
   say(`\n${table(outcomes)}`);
   say(
     `\ntimes are from the due minute (schedule_time :00) to when the fake received the post; the scheduler ticks every ${TICK_S} s ` +
-      "from process start, so due→first DM includes up to 30 s of tick alignment. DMs/s = DMs / (first→last). " +
+      "at :00.5 and :30.5 of the wall clock, so due→first DM is the fan-out's own start (~2 s). DMs/s = DMs / (first→last). " +
       `A DM that arrived after --timeout but before the queue drained counts as late (time FAIL), not missing.`,
   );
   const correctnessFailed = outcomes.some((o) => !o.exactlyOnce);
