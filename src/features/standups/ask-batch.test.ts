@@ -7,6 +7,7 @@ import { startTwoInstances } from "../../../test/support/two-instances.ts";
 import { CLAIM_STALE_SECONDS } from "../../chat/post-once.ts";
 import { rows } from "../../db/client.ts";
 import { ManualClock } from "../../lib/clock.ts";
+import { erasePerson } from "../data-removal/index.ts";
 import { ASK_CHUNK } from "./ask-batch.ts";
 import { tick } from "./scheduler.ts";
 
@@ -154,6 +155,23 @@ describe("asks in chunks", async () => {
     expect(retried[0]!.at - limited!.at).toBeGreaterThanOrEqual(990);
     // No job failed or used a retry.
     expect((await run.jobs()).every((j) => j.state === "completed" && j.retry_count === 0)).toBe(true);
+  });
+
+  it("a member erased while their chunk waits is taken out of it and never asked; the others are asked", async () => {
+    t.fake.reset();
+    const run = await claimedRun(4);
+    await t.deps.queue.drain({ only: ["standup.fanout"] });
+    const [gone, ...rest] = run.people;
+    const erased = await t.deps.db.transaction((tx) => erasePerson(tx, run.teamId, gone!));
+    expect(erased.jobs).toBe(1);
+    const [chunk] = await rows<{ ids: string[] }>(
+      t.deps.db,
+      sql`select data->'userIds' as ids from pgboss.job where name = 'standup.asks' and data->>'teamId' = ${run.teamId}`,
+    );
+    expect(chunk!.ids).toEqual(rest);
+    await t.deps.queue.drain();
+    expect(run.asks(gone!)).toBe(0);
+    for (const u of rest) expect(run.asks(u), u).toBe(1);
   });
 
   it("a run paused while its chunk posts stops there: the rest are not asked (pending), each asked one has one DM", async () => {

@@ -115,13 +115,11 @@ export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<
   // Closed, gone or a member-timezone run: the single ask knows what to do with each member.
   if (run?.status !== "open" || run.memberTimezone) return single(deps, p, p.userIds);
   const members = await readBatch(deps.db, run, p.userIds, deps.clock.now());
-  const known = new Set(members.map((m) => m.userId));
   let asPlain = members.filter(plain);
   // Away members are done (marked away, as the single ask's awayInRun); everything else goes to the single ask.
-  const others = [
-    ...p.userIds.filter((u) => !known.has(u)),
-    ...members.filter((m) => !plain(m) && !m.away && m.status !== "away").map((m) => m.userId),
-  ];
+  // A member without a participant row is not asked: the fan-out added every member of the chunk, so they were
+  // erased since (data removal takes them out of queued chunks too).
+  const others = [...members.filter((m) => !plain(m) && !m.away && m.status !== "away").map((m) => m.userId)];
   await single(deps, p, others);
   if (asPlain.length === 0) return;
   const client = await deps.chat.forTeam(p.teamId, "post");
