@@ -636,9 +636,10 @@ async function dbStats(db: Db, dueMs: number): Promise<DbStats> {
   }>(
     db,
     sql`select name, state::text as state, created_on as created, started_on as started, completed_on as completed,
-        retry_count as retries from pgboss.job where name in ('standup.fanout', 'standup.ask')`,
+        retry_count as retries from pgboss.job where name in ('standup.fanout', 'standup.asks', 'standup.ask')`,
   );
   const fanout = jobs.filter((j) => j.name === "standup.fanout");
+  const chunks = jobs.filter((j) => j.name === "standup.asks");
   const asks = jobs.filter((j) => j.name === "standup.ask");
   const ms = (d: string | null) => (d === null ? Number.NaN : new Date(d).getTime());
   const claimTimes = fanout.map((j) => ms(j.created));
@@ -669,7 +670,8 @@ async function dbStats(db: Db, dueMs: number): Promise<DbStats> {
     );
   };
   lines.push(describe("standup.fanout", fanout));
-  lines.push(describe("standup.ask", asks));
+  lines.push(describe("standup.asks (chunks of asks)", chunks));
+  lines.push(describe("standup.ask (single asks a chunk left)", asks));
   const posts = await rows<{ state: string; n: number; attempts: number }>(
     db,
     sql`select state, count(*)::int as n, sum(attempts)::int as attempts from chat_posts group by state order by state`,
@@ -688,7 +690,8 @@ async function whyMissing(db: Db, users: string[]): Promise<string[]> {
     const [job] = await rows<{ state: string; retries: number; start_after: string }>(
       db,
       sql`select state::text as state, retry_count as retries, start_after from pgboss.job
-          where name = 'standup.ask' and data->>'userId' = ${user} order by created_on desc limit 1`,
+          where (name = 'standup.ask' and data->>'userId' = ${user}) or (name = 'standup.asks' and data->'userIds' ? ${user})
+          order by created_on desc limit 1`,
     ).catch(() => []);
     const [post] = await rows<{ state: string; attempts: number }>(
       db,
@@ -1086,7 +1089,7 @@ async function main(): Promise<number> {
   say(`\n${table(outcomes)}`);
   say(
     `\ntimes are from the due minute (schedule_time :00) to when the fake received the post; the scheduler ticks every ${TICK_S} s ` +
-      "from process start, so due→first DM includes up to 30 s of tick alignment. DMs/s = DMs / (first→last). " +
+      "at :00.5 and :30.5 of the wall clock, so due→first DM is the fan-out's own start (~2 s). DMs/s = DMs / (first→last). " +
       `A DM that arrived after --timeout but before the queue drained counts as late (time FAIL), not missing.`,
   );
   const correctnessFailed = outcomes.some((o) => !o.exactlyOnce);

@@ -21,7 +21,7 @@ export interface PostSpec {
 /** Another worker holds the claim and is sending right now; the job retries later. */
 export class PostInFlightError extends Error {}
 
-const METADATA_EVENT = "upbeat_post";
+export const METADATA_EVENT = "upbeat_post";
 /**
  * A claim in state `sending` that nobody touched for this long belongs to a worker that died mid-send (kill -9, a
  * lost host), and another worker takes it over. The owner touches its claim before it waits out a Retry-After and
@@ -40,7 +40,7 @@ export const CLAIM_STALE_SECONDS = 20;
  * monotonic clock) is older than this: a worker that stalled (a long GC pause, a slow check) finds out that its
  * claim was taken over instead of posting a second copy.
  */
-const RETOUCH_MS = 5_000;
+export const RETOUCH_MS = 5_000;
 /** While another worker holds a fresh claim, look again this often for its outcome (or for the claim going stale). */
 const CLAIM_POLL_MS = 250;
 

@@ -5,7 +5,16 @@ import { startTwoInstances, type TwoInstances } from "../../test/support/two-ins
 import { type Database, type Executor, rows } from "../db/client.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { RetryLaterError } from "../lib/retry-later.ts";
-import { type BucketRule, honourRetryAfter, pace, pauseBucket, type Take, takeSlot } from "./rate-buckets.ts";
+import {
+  type BucketRule,
+  honourRetryAfter,
+  pace,
+  pauseBucket,
+  SLACK_BUCKETS,
+  type Take,
+  takeSlot,
+  takeSlots,
+} from "./rate-buckets.ts";
 
 /** The bucket's theoretical arrival time, in ms after `since` (epoch ms), on the database's clock. */
 async function tatAfter(db: Executor, teamId: string, bucket: string, since: number): Promise<number> {
@@ -156,6 +165,36 @@ describe("the per-workspace token bucket", () => {
     const late = await honourRetryAfter(database.db, "T0RB7", "chat.postMessage", 1, 29_500).catch((e: unknown) => e);
     expect(late).toBeInstanceOf(RetryLaterError);
     expect((late as RetryLaterError).delayMs).toBe(1_000);
+  });
+
+  it("takes a batch's slots in one statement as that many single takes would: the burst, then one an interval", async () => {
+    const rule = SLACK_BUCKETS["chat.postMessage"];
+    // A fresh bucket: the whole batch goes at once.
+    const first = await takeSlots(database.db, "T0RB8", "chat.postMessage", 25);
+    expect(first.granted).toBe(25);
+    expect(Array.from({ length: 25 }, (_, i) => first.waitMs(i))).toEqual(Array(25).fill(0));
+    // The rest of the burst goes at once, then one slot per interval up to the inline limit asked for (1 s).
+    const second = await takeSlots(database.db, "T0RB8", "chat.postMessage", 200, 1_000);
+    const rest = rule.burst - 25;
+    expect(second.granted).toBeGreaterThanOrEqual(rest + 9);
+    expect(second.granted).toBeLessThanOrEqual(rest + 11);
+    for (let i = 0; i < rest - 1; i++) expect(second.waitMs(i)).toBe(0);
+    for (let i = rest + 1; i < second.granted; i++) {
+      expect(second.waitMs(i) - second.waitMs(i - 1)).toBeCloseTo(rule.intervalMs, 3);
+    }
+    expect(second.waitMs(second.granted - 1)).toBeLessThanOrEqual(1_000);
+    // A single take after the batch queues behind its last slot.
+    const single = await takeSlot(database.db, "T0RB8", "chat.postMessage", rule, 0);
+    expect(single.granted).toBe(false);
+    expect(single.waitMs).toBeGreaterThan(second.waitMs(second.granted - 1) - 50);
+  });
+
+  it("a paused bucket grants a batch nothing within a shorter wait, and every slot after the pause within a longer one", async () => {
+    await pauseBucket(database.db, "T0RB9", "chat.postMessage", SLACK_BUCKETS["chat.postMessage"], 5);
+    expect((await takeSlots(database.db, "T0RB9", "chat.postMessage", 3, 1_000)).granted).toBe(0);
+    const later = await takeSlots(database.db, "T0RB9", "chat.postMessage", 3, 10_000);
+    expect(later.granted).toBe(3);
+    for (let i = 0; i < 3; i++) expect(later.waitMs(i)).toBeGreaterThan(4_500);
   });
 
   it("keeps workspaces apart", async () => {

@@ -94,6 +94,73 @@ export async function takeSlot(
   };
 }
 
+/** Up to `count` slots taken at once: `granted` of them, the i-th (from 0) at `atMs + waitMs(i)`. */
+export interface BatchTake {
+  granted: number;
+  waitMs: (i: number) => number;
+  atMs: number;
+}
+
+/**
+ * Up to `count` takes from the workspace's bucket in one atomic statement (a batch of DMs): the same GCRA as
+ * `takeSlot` applied `count` times in a row, granting the first ones whose slot is at most `maxWaitMs` away. The
+ * i-th take's slot is at `max(base + i × interval − (burst − 1) × interval, paused_until)`, base = max(tat, now);
+ * the row's new tat is base + granted × interval. The row keeps `wait_ms` as the unclamped offset of the first slot
+ * (base − (burst − 1) × interval − now), from which, with the new tat, the caller derives how many were granted: a
+ * returning clause sees only the new row.
+ */
+export async function takeSlots(
+  db: Executor,
+  teamId: string,
+  bucket: SlackBucket,
+  count: number,
+  maxWaitMs: number = MAX_INLINE_WAIT_MS,
+): Promise<BatchTake> {
+  const rule: BucketRule = SLACK_BUCKETS[bucket];
+  const interval = rule.intervalMs;
+  if (count <= 0) return { granted: 0, waitMs: () => 0, atMs: Date.now() };
+  const slack = (rule.burst - 1) * interval;
+  // First slot's offset from now (negative: that much room in the bucket) and the pause still to run, in ms.
+  const first = sql`(extract(epoch from greatest(b.tat, now()) - now())::float8 * 1000 - ${slack}::float8)`;
+  const paused = sql`coalesce(extract(epoch from b.paused_until - now())::float8 * 1000, 0::float8)`;
+  const n = sql`(case when ${paused} > ${maxWaitMs}::float8 then 0
+                 else least(${count}::int, greatest(0, floor((${maxWaitMs}::float8 - ${first}) / ${interval}::float8)::int + 1))
+                 end)`;
+  const fresh = Math.min(count, Math.floor((maxWaitMs + slack) / interval) + 1);
+  const [row] = await rows<{
+    wait_ms: number | string;
+    tat_ms: number | string;
+    paused_ms: number | string;
+    at_ms: number | string;
+  }>(
+    db,
+    sql`insert into chat_rate_buckets as b (team_id, bucket, interval_ms, burst, tat, granted, wait_ms, updated_at)
+        values (${teamId}, ${bucket}, ${interval}::float8, ${rule.burst}::int,
+                now() + make_interval(secs => ${(fresh * interval) / 1000}::float8), true, ${-slack}::float8, now())
+        on conflict (team_id, bucket) do update set
+          interval_ms = excluded.interval_ms,
+          burst = excluded.burst,
+          wait_ms = ${first},
+          granted = ${n} > 0,
+          tat = greatest(b.tat, now()) + make_interval(secs => ${n} * ${interval / 1000}::float8),
+          updated_at = now()
+        returning wait_ms, (extract(epoch from tat) * 1000)::float8 as tat_ms,
+          coalesce(extract(epoch from paused_until - now())::float8 * 1000, 0::float8) as paused_ms,
+          (extract(epoch from now()) * 1000)::float8 as at_ms`,
+  );
+  if (!row) throw new Error("rate bucket take returned no row");
+  const firstMs = Number(row.wait_ms);
+  const atMs = Number(row.at_ms);
+  // tat = base + granted × interval, base = now + first + slack: rounding absorbs float noise.
+  const granted = Math.max(0, Math.round((Number(row.tat_ms) - atMs - firstMs - slack) / interval));
+  const pausedMs = Math.max(0, Number(row.paused_ms));
+  return {
+    granted: Math.min(count, granted),
+    waitMs: (i) => Math.max(0, firstMs + i * interval, pausedMs),
+    atMs,
+  };
+}
+
 /** Slack answered 429: nobody takes from the workspace's bucket before `seconds` from now (one statement). */
 export async function pauseBucket(
   db: Executor,

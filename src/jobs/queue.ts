@@ -225,15 +225,16 @@ export class JobQueue {
   /**
    * Runs every job that is ready now, including retries that become ready while draining, until none is left.
    * Tests and the demo use it instead of polling workers; it settles jobs exactly as the workers do. `only` runs
-   * just the jobs of these names (a test of a 20,000-person fan-out runs the fan-out, not its 20,000 asks).
+   * just the jobs of these names (a test of a 20,000-person fan-out runs the fan-out, not its 20,000 asks);
+   * `batchSize`: jobs per fetch instead of the settings' (a test that runs only the first chunks of a fan-out).
    */
-  async drain(opts: { maxRounds?: number; only?: readonly JobName[] } = {}): Promise<number> {
+  async drain(opts: { maxRounds?: number; only?: readonly JobName[]; batchSize?: number } = {}): Promise<number> {
     let total = 0;
     for (let round = 0; round < (opts.maxRounds ?? 100); round++) {
       let ran = 0;
       for (const [name, reg] of this.#handlers) {
         if (opts.only && !opts.only.includes(name as JobName)) continue;
-        const jobs = await this.#boss.fetch<object>(name, { batchSize: this.#settings.batchSize });
+        const jobs = await this.#boss.fetch<object>(name, { batchSize: opts.batchSize ?? this.#settings.batchSize });
         if (jobs.length === 0) continue;
         ran += jobs.length;
         const results = await this.#withHeartbeat(name, jobs, () => this.#runBatch(name, reg, jobs));

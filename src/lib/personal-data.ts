@@ -55,6 +55,8 @@ export type PersonalDataPlace =
 export interface PersonalJob {
   queue: string;
   field: string;
+  /** `data.<field>` is a list of user ids (a chunk of asks): the person is taken out of it, the job stays for the rest. */
+  inList?: boolean;
   patterns?: (v: Person) => string[];
   why: string;
 }

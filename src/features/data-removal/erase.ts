@@ -128,9 +128,21 @@ export async function erasePerson(
     const name = deletes ? place.table : `${place.table}.${place.column}`;
     tally[name] = (tally[name] ?? 0) + n;
   }
-  const jobs = registry.flatMap((f) => f.jobs ?? []);
+  const all = registry.flatMap((f) => f.jobs ?? []);
+  const jobs = all.filter((j) => !j.inList);
+  const lists = all.filter((j) => j.inList);
+  if (lists.length > 0 && (await hasJobTable(ex))) {
+    for (const job of lists) {
+      out.jobs += await affected(
+        ex,
+        sql`update pgboss.job set data = jsonb_set(data, array[${job.field}::text], (data -> ${job.field}::text) - ${userId}::text)
+            where data->>'teamId' = ${teamId} and state <> 'active' and name = ${job.queue}
+              and (data -> ${job.field}::text) @> to_jsonb(${userId}::text)`,
+      );
+    }
+  }
   if (jobs.length > 0 && (await hasJobTable(ex))) {
-    out.jobs = await affected(
+    out.jobs += await affected(
       ex,
       sql`delete from pgboss.job where data->>'teamId' = ${teamId} and state <> 'active'
           and (${sql.join(

@@ -4,6 +4,7 @@ import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { upsertPeople } from "../members/index.ts";
+import { ASK_CHUNK } from "./ask-batch.ts";
 import { tick } from "./scheduler.ts";
 
 /**
@@ -62,13 +63,21 @@ describe("a standup for a 20,000-person channel", { timeout: 120_000 }, async ()
     expect(
       await count(sql`select count(*) as n from run_participants where run_id = ${runId} and status = 'asked'`),
     ).toBe(PEOPLE);
-    expect(await jobsOf("standup.ask", runId)).toBe(PEOPLE);
+    // In chunks of ASK_CHUNK members (ask-batch.ts), everyone in exactly one of them.
+    expect(await jobsOf("standup.asks", runId)).toBe(PEOPLE / ASK_CHUNK);
+    expect(
+      await count(
+        sql`select count(distinct u) as n from pgboss.job, jsonb_array_elements_text(data -> 'userIds') as u
+            where name = 'standup.asks' and (data ->> 'runId')::bigint = ${runId}`,
+      ),
+    ).toBe(PEOPLE);
     // The parent message went out once, in the channel.
     expect(t.fake.messages(CHANNEL)).toHaveLength(1);
   });
 
   it("asks in channel order: the first 50 asks DM the first 50 members", async () => {
-    await t.deps.queue.drain({ only: ["standup.ask"], maxRounds: 2 });
+    // The first two chunks of asks (the highest priority: the run's first members).
+    await t.deps.queue.drain({ only: ["standup.asks"], maxRounds: 1, batchSize: 50 / ASK_CHUNK });
     const asked = dmPosts().filter((c) => JSON.stringify(c.args.blocks).includes("standup_answer"));
     expect(asked).toHaveLength(50);
     const opened = t.fake.callsTo("conversations.open").map((c) => String(c.args.users));

@@ -106,7 +106,9 @@ describe.runIf(onPostgres)("an instance killed in the middle of a fan-out", () =
     // A left work of every kind behind: asks it was running, messages it was sending, asks it never fetched.
     expect(atKill.active, a.tail()).toBeGreaterThan(0);
     expect(atKill.sending).toBeGreaterThan(0);
-    expect(atKill.pending).toBeGreaterThan(atKill.active);
+    // The asks go in chunks of 25 (ask-batch.ts): A's four workers fetched both chunks of this run, so what A never
+    // got to is no longer a queued job but members of a running chunk it had not asked yet.
+    expect(atKill.pending).toBeGreaterThanOrEqual(atKill.active);
     expect(askedAtKill).toBeLessThan(people.length);
 
     const b = await startAppProcess("B", env);

@@ -7,7 +7,7 @@ import { askPostKeySql } from "./post-keys.ts";
  * A member's part in a run is still going: still `asked` (not answered, skipped or away), the run open, and their own
  * window (member-timezone runs) not closed. `p` and `run` are the participant and run aliases of the query.
  */
-const stillAsked = (now: Date) =>
+export const stillAsked = (now: Date) =>
   sql`p.status = 'asked' and run.status = 'open' and coalesce(p.closes_at, run.closes_at) > ${now.toISOString()}::timestamptz`;
 
 /**

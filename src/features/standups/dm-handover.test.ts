@@ -101,6 +101,8 @@ describe("a waiting standup always gets the member's DM", async () => {
     await t.deps.db.execute(
       sql`update run_participants set dm_channel = ${t.fake.dmFor(TEAM, RETRY)} where run_id = ${runs.B}`,
     );
+    // The fan-out's chunk hands this member (another standup open) to the single ask, which meets the fault.
+    await t.deps.queue.drain({ only: ["standup.asks"] });
     const fault = await failWrites(t.deps.db, "run_participants", 1);
     await t.deps.queue.drain({ only: ["standup.ask"], maxRounds: 1 });
     await fault.remove();
@@ -121,6 +123,7 @@ describe("a waiting standup always gets the member's DM", async () => {
     await startRun("C", "2026-03-02T10:00:05Z");
     // The ask decides to wait for A, then stops before its message is recorded (the window in which A's hand-over can
     // run and find no waiting ask).
+    await t.deps.queue.drain({ only: ["standup.asks"] });
     const fault = await failWrites(t.deps.db, "chat_posts", 1);
     await t.deps.queue.drain({ only: ["standup.ask"], maxRounds: 1 });
     await fault.remove();

@@ -70,6 +70,12 @@ export const standupsPersonalData: PersonalData = {
   ],
   jobs: [
     { queue: "standup.ask", field: "userId", why: "an ask DM not yet sent to them" },
+    {
+      queue: "standup.asks",
+      field: "userIds",
+      inList: true,
+      why: "a chunk of ask DMs not yet sent, them among others",
+    },
     { queue: "standup.remind", field: "userId", why: "a reminder not yet sent to them" },
     { queue: "standup.turn", field: "userId", why: "handing their DM conversation to the next standup" },
   ],

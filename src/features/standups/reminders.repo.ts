@@ -10,9 +10,18 @@ import type { RunRow } from "./runs.repo.ts";
  * The schedule's reminder delay as the run carries it: for a whole run its planned reminder after its start, for a
  * member-timezone participant their planned reminder after their planned ask. Null: the schedule has no reminder.
  */
-function reminderDelayMs(run: RunRow, p: ParticipantRow): number | null {
+function reminderDelayMs(run: RunRow, p: Pick<ParticipantRow, "remindAt" | "askAt">): number | null {
   if (run.memberTimezone) return p.remindAt && p.askAt ? p.remindAt.getTime() - p.askAt.getTime() : null;
   return run.remindAt ? run.remindAt.getTime() - run.startsAt.getTime() : null;
+}
+
+/** The participant's reminder time when their ask DM went out at `askedAt` (run-rules.ts, reminderAfterAsk). */
+export function remindAtAfterAsk(
+  run: RunRow,
+  p: Pick<ParticipantRow, "remindAt" | "askAt" | "closesAt">,
+  askedAt: Date,
+): Date | null {
+  return reminderAfterAsk(askedAt, reminderDelayMs(run, p), p.closesAt ?? run.closesAt);
 }
 
 /**
@@ -21,7 +30,7 @@ function reminderDelayMs(run: RunRow, p: ParticipantRow): number | null {
  */
 export async function markAsked(ex: Executor, run: RunRow, p: ParticipantRow, now: Date): Promise<void> {
   if (p.askedAt) return;
-  const remindAt = reminderAfterAsk(now, reminderDelayMs(run, p), p.closesAt ?? run.closesAt);
+  const remindAt = remindAtAfterAsk(run, p, now);
   await ex
     .update(runParticipants)
     .set({ askedAt: now, remindAt })

@@ -10,12 +10,13 @@ import { ManualClock } from "../../lib/clock.ts";
 import { tick } from "./scheduler.ts";
 
 type AskJob = { state: string; retry_count: number; delay_s: number };
-/** The ask jobs of a workspace, oldest first, with how far after its creation each may start. */
+/** The ask jobs of a workspace (chunks and single asks), oldest first, with how far after its creation each may start. */
 const askJobs = (db: Executor, teamId: string) =>
   rows<AskJob>(
     db,
     sql`select state::text as state, retry_count, extract(epoch from start_after - created_on)::float8 as delay_s
-        from pgboss.job where name = 'standup.ask' and data->>'teamId' = ${teamId} order by created_on`,
+        from pgboss.job where name in ('standup.ask', 'standup.asks') and data->>'teamId' = ${teamId}
+        order by created_on`,
   );
 
 async function workspace(t: Pick<TestApp, "installTeam" | "addMember" | "fake">, teamId: string, people: string[]) {

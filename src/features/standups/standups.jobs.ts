@@ -7,6 +7,7 @@ import { FORMER_MEMBER } from "../../lib/person-names.ts";
 import { activeMemberIds, activeMemberZones, memberNames } from "../members/index.ts";
 import { DEFAULT_MAX_LATE_MINUTES } from "../schedules/index.ts";
 import { selectAwayOn } from "../time-off/index.ts";
+import { ASK_CHUNK, askChunk, asksStopped } from "./ask-batch.ts";
 import { awayInRun } from "./away.ts";
 import { openBlockerOf } from "./blocker-items.ts";
 import { promptFor } from "./blocker-prompt.ts";
@@ -94,18 +95,21 @@ async function fanout(deps: Deps, teamId: string, runId: number, timing?: Member
   const read = await deps.chat.forTeam(teamId, "read");
   const participants = await activeMemberIds(deps, teamId, await channelMembers(read, run.channelId));
   // Inserting a participant is the claim; the ask job is enqueued in the same transaction, so a retry of
-  // this job neither loses nor doubles anyone. The n-th ask of a run has priority -n: when many workspaces fan out
-  // at once, the workers take every workspace's first asks, then every workspace's second ones, and so on, so a
-  // workspace paused by a Slack 429 (rate-buckets.ts) holds up one of them, not all of them.
+  // this job neither loses nor doubles anyone. The n-th chunk of asks of a run has priority -n: when many workspaces
+  // fan out at once, the workers take every workspace's first chunk, then every workspace's second ones, and so on,
+  // so a workspace paused by a Slack 429 (rate-buckets.ts) holds up one of them, not all of them.
   const added = await deps.db.transaction(async (tx) => {
     await assertLive(tx, run);
     const away = await selectAwayOn(tx, teamId, participants, run.localDate);
     const fresh = await addParticipants(tx, run, participants, deps.clock.now(), away);
-    await deps.queue.enqueueMany(
-      "standup.ask",
-      fresh.map((userId) => ({ teamId, runId, userId })),
-      { tx, priority: (i) => -i },
-    );
+    // In chunks (ask-batch.ts): one job asks up to ASK_CHUNK members with a few statements for all of them.
+    const chunks = Array.from({ length: Math.ceil(fresh.length / ASK_CHUNK) }, (_, n) => ({
+      teamId,
+      runId,
+      userIds: fresh.slice(n * ASK_CHUNK, (n + 1) * ASK_CHUNK),
+      chunk: n,
+    }));
+    await deps.queue.enqueueMany("standup.asks", chunks, { tx, priority: (n) => -n });
     return fresh.length;
   });
   if (participants.length === 0) deps.metrics.runsSkipped.inc({ reason: "nobody_to_ask" });
@@ -397,15 +401,25 @@ export function standupJobs(deps: Deps): void {
     ),
     { concurrency: 4 },
   );
-  deps.queue.register(
+  // The single ask: for members a chunk leaves to it (standup.asks runs it in its own job too), reminders' and
+  // member-timezone asks. Registered before the chunks: a drain round (tests) runs the single asks a chunk leaves
+  // in the next round, as it would a failed ask's retry.
+  const askOne = quietly(
+    deps,
     "standup.ask",
+    (p: { teamId: string; runId: number; userId: string }) => ask(deps, p.teamId, p.runId, p.userId),
+    (p) => askStopped(deps, p),
+  );
+  deps.queue.register("standup.ask", askOne, { concurrency: 16 });
+  deps.queue.register(
+    "standup.asks",
     quietly(
       deps,
-      "standup.ask",
-      (p) => ask(deps, p.teamId, p.runId, p.userId),
-      (p) => askStopped(deps, p),
+      "standup.asks",
+      (p) => askChunk(deps, p, askOne),
+      (p) => asksStopped(deps, p),
     ),
-    { concurrency: 16 },
+    { concurrency: 4 },
   );
   deps.queue.register(
     "standup.remind",

@@ -1,0 +1,318 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { WebClient } from "@slack/web-api";
+import { classifySlackError, METADATA_EVENT, RETOUCH_MS } from "../../chat/post-once.ts";
+import {
+  MAX_INLINE_WAIT_MS,
+  pauseBucket,
+  retryAfterSeconds,
+  SLACK_BUCKETS,
+  takeSlots,
+} from "../../chat/rate-buckets.ts";
+import { type Deps, slackGiveUp } from "../../deps.ts";
+import { RetryLaterError } from "../../lib/retry-later.ts";
+import { type BatchMember, claimBatch, readBatch, recordBatch, type SentAsk, touchClaims } from "./ask-batch.repo.ts";
+import { promptFor } from "./blocker-prompt.ts";
+import { askMessage } from "./messages.ts";
+import { askPostKey, unaskParticipant } from "./participants.repo.ts";
+import { remindAtAfterAsk } from "./reminders.repo.ts";
+import { findRun, type RunRow } from "./runs.repo.ts";
+import { assertLive } from "./stopped-run.ts";
+
+/**
+ * The fan-out's asks in chunks (issue 27): a `standup.asks` job asks up to ASK_CHUNK members of one run with a few
+ * statements for the whole chunk (read, claim, take pacing slots, record) instead of a dozen per DM. Only the plain
+ * case goes this way: a member asked for the first time in this run, with a known DM channel, who did not answer
+ * ahead and has no other standup's DM conversation open. Everyone else (an early answer, another open standup, no
+ * DM channel yet, an ask an earlier attempt already started, a Slack error or 429 on their DM, no pacing slot within
+ * the inline wait) gets the single `standup.ask` job, whose code is unchanged: its claims (postOnce) take over or
+ * look up whatever this chunk left, so exactly once holds across crashes, retries and instances.
+ */
+export const ASK_CHUNK = 25;
+/** DMs of one chunk in flight at once. */
+const POSTS_IN_FLIGHT = 4;
+/** A stopped run stops the chunk's DMs: its standing is read again when the last read is older than this. */
+const LIVE_CHECK_MS = 1_000;
+
+declare module "../../jobs/queue.ts" {
+  interface JobPayloads {
+    /** `chunk`: the chunk's place in its run (its jobs' priority is −chunk). */
+    "standup.asks": { teamId: string; runId: number; userIds: string[]; chunk: number };
+  }
+}
+
+type Payload = { teamId: string; runId: number; userIds: string[]; chunk: number };
+/** The single ask as its job runs it (standups.jobs.ts: `quietly` around `ask`). */
+export type AskOne = (p: { teamId: string; runId: number; userId: string }) => Promise<void>;
+/** A member the chunk could not ask itself, run through the single ask in this job (after `afterMs`). */
+type Fallback = { userId: string; afterMs?: number; retry?: boolean };
+
+/** The plain case (see above); the rest go to the single ask. */
+const plain = (m: BatchMember) =>
+  m.status === "asked" && m.askedAt === null && !m.answeredAhead && !m.started && !m.otherOpenAsk;
+
+/** Single asks for these members (now, or after a Retry-After), at the chunk's priority. */
+async function single(deps: Deps, p: Payload, userIds: string[], afterSeconds?: number): Promise<void> {
+  if (userIds.length === 0) return;
+  if (afterSeconds === undefined) {
+    await deps.queue.enqueueMany(
+      "standup.ask",
+      userIds.map((userId) => ({ teamId: p.teamId, runId: p.runId, userId })),
+      { priority: () => -p.chunk },
+    );
+    return;
+  }
+  for (const userId of userIds) {
+    await deps.queue.enqueue(
+      "standup.ask",
+      { teamId: p.teamId, runId: p.runId, userId },
+      { startAfter: afterSeconds, priority: -p.chunk },
+    );
+  }
+}
+
+/**
+ * The single ask, in this job, for members the chunk met trouble with (a 429, an error, no pacing slot in time):
+ * a few at a time, each after the Retry-After Slack gave, so a 429 costs what it costs a single ask job (the same
+ * in-process wait, no retry used). What the single ask defers (RetryLaterError) becomes its own job that long from
+ * now, as the queue defers a job; any other error gets the member their own job, which retries as jobs do.
+ */
+async function inline(deps: Deps, p: Payload, askOne: AskOne, members: Fallback[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let f = members[next++]; f; f = members[next++]) {
+      const { userId, afterMs } = f;
+      if (f.retry) {
+        // Slack failed this member's call: as their job would, they are retried after the queue's retry delay.
+        deps.metrics.jobFailures.inc({ queue: "standup.asks", outcome: "retry" });
+        await single(deps, p, [userId], deps.queue.settings.retryDelaySeconds || undefined);
+        continue;
+      }
+      try {
+        if (afterMs !== undefined && afterMs > MAX_INLINE_WAIT_MS) {
+          throw new RetryLaterError(afterMs, `Slack answered 429 to chat.postMessage: Retry-After ${afterMs / 1000} s`);
+        }
+        if (afterMs) await sleep(afterMs);
+        await askOne({ teamId: p.teamId, runId: p.runId, userId });
+      } catch (err) {
+        if (err instanceof RetryLaterError) {
+          await single(deps, p, [userId], Math.max(1, Math.ceil(err.delayMs / 1000)));
+          deps.log.info({ job: "standup.ask", team_id: p.teamId, reason: err.message }, "job deferred");
+        } else {
+          deps.log.warn(
+            { job: "standup.asks", team_id: p.teamId, run_id: p.runId, err: String(err) },
+            "ask failed; its own job retries it",
+          );
+          await single(deps, p, [userId]);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
+}
+
+export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<void> {
+  const run = await findRun(deps.db, p.teamId, p.runId);
+  // Closed, gone or a member-timezone run: the single ask knows what to do with each member.
+  if (run?.status !== "open" || run.memberTimezone) return single(deps, p, p.userIds);
+  const members = await readBatch(deps.db, run, p.userIds, deps.clock.now());
+  let asPlain = members.filter(plain);
+  // Away members are done (marked away, as the single ask's awayInRun); everything else goes to the single ask.
+  // A member without a participant row is not asked: the fan-out added every member of the chunk, so they were
+  // erased since (data removal takes them out of queued chunks too).
+  const others = [...members.filter((m) => !plain(m) && !m.away && m.status !== "away").map((m) => m.userId)];
+  await single(deps, p, others);
+  if (asPlain.length === 0) return;
+  const client = await deps.chat.forTeam(p.teamId, "post");
+  // A member's first standup: their DM is opened here (paced for the chunk in one statement), as dmChannel does.
+  const opened = await openDms(
+    deps,
+    client,
+    p,
+    asPlain.filter((m) => m.channel === null),
+  );
+  const fallback: Fallback[] = opened.later;
+  for (const m of asPlain) if (m.channel === null) m.channel = opened.channels.get(m.userId) ?? null;
+  asPlain = asPlain.filter((m) => m.channel !== null);
+  if (asPlain.length === 0) return inline(deps, p, askOne, fallback);
+  // Pacing for the whole chunk in one statement; those without a slot within the inline wait go to the single ask,
+  // which waits or defers as every paced call does.
+  const take = await takeSlots(deps.db, p.teamId, "chat.postMessage", asPlain.length);
+  const tookAt = performance.now();
+  const granted = asPlain.slice(0, take.granted);
+  for (const m of asPlain.slice(take.granted)) fallback.push({ userId: m.userId });
+  // Right before the claims: a run stopped while the DMs were opened or the slots taken sends nothing.
+  await assertLive(deps.db, run);
+  const claimed = await claimBatch(
+    deps.db,
+    run,
+    granted.map((m) => ({ userId: m.userId, channel: m.channel! })),
+    deps.clock.now(),
+  );
+  const mine = granted.filter((m) => claimed.has(askPostKey(run.id, m.userId)));
+  for (const m of granted) if (!claimed.has(askPostKey(run.id, m.userId))) fallback.push({ userId: m.userId });
+  fallback.push(...(await postChunk(deps, client, run, mine, (i) => tookAt + take.waitMs(i))));
+  await inline(deps, p, askOne, fallback);
+}
+
+/**
+ * Opens the DMs of members asked for the first time: conversations.open slots taken for all of them in one
+ * statement, the calls a few at a time, each at its slot. A member without a slot within the inline wait, or whose
+ * open failed, goes to the single ask (after the Retry-After of a 429, which pauses the workspace's opens as
+ * honourRetryAfter does).
+ */
+async function openDms(
+  deps: Deps,
+  client: WebClient,
+  p: Payload,
+  members: BatchMember[],
+): Promise<{ channels: Map<string, string>; later: Fallback[] }> {
+  const channels = new Map<string, string>();
+  const later: Fallback[] = [];
+  if (members.length === 0) return { channels, later };
+  const take = await takeSlots(deps.db, p.teamId, "conversations.open", members.length);
+  const tookAt = performance.now();
+  let pauseSeconds = 0;
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      const m = members[i];
+      if (!m) return;
+      if (i >= take.granted || pauseSeconds > 0) {
+        later.push({ userId: m.userId });
+        continue;
+      }
+      const wait = tookAt + take.waitMs(i) - performance.now();
+      if (wait > 0) await sleep(wait);
+      try {
+        const res = await client.conversations.open({ users: m.userId });
+        if (res.channel?.id) channels.set(m.userId, res.channel.id);
+        else later.push({ userId: m.userId, retry: true });
+      } catch (err) {
+        const seconds = retryAfterSeconds(err);
+        if (seconds !== undefined) pauseSeconds = Math.max(pauseSeconds, Math.max(1, seconds));
+        later.push({ userId: m.userId, retry: seconds === undefined });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
+  if (pauseSeconds > 0) {
+    await pauseBucket(deps.db, p.teamId, "conversations.open", SLACK_BUCKETS["conversations.open"], pauseSeconds);
+  }
+  return { channels, later };
+}
+
+/**
+ * Posts the claimed asks (each at its pacing slot, a few at a time), then records every outcome in one statement.
+ * A stopped run ends the chunk: nothing more is posted, the unsent claims are `failed` (nothing went out under them)
+ * and RunStoppedError goes up to `quietly`, which unasks whoever was not asked.
+ */
+async function postChunk(
+  deps: Deps,
+  client: WebClient,
+  run: RunRow,
+  members: BatchMember[],
+  slotAt: (i: number) => number,
+): Promise<Fallback[]> {
+  const sent: SentAsk[] = [];
+  const unsent: { key: string; state: "failed" | "unknown" }[] = [];
+  const fallback: Fallback[] = [];
+  const pending = new Set(members.map((m) => askPostKey(run.id, m.userId)));
+  let checkedAt = performance.now();
+  let touchedAt = performance.now();
+  let stopped: unknown;
+  const plainMessage = askMessage(run);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      const m = members[i];
+      if (!m || stopped) return;
+      const key = askPostKey(run.id, m.userId);
+      const wait = slotAt(i) - performance.now();
+      if (wait > 0) await sleep(wait);
+      try {
+        if (performance.now() - checkedAt > LIVE_CHECK_MS) {
+          checkedAt = performance.now();
+          await assertLive(deps.db, run);
+        }
+        if (performance.now() - touchedAt > RETOUCH_MS) {
+          touchedAt = performance.now();
+          const kept = await touchClaims(deps.db, [...pending]);
+          for (const k of pending) if (!kept.has(k)) pending.delete(k);
+        }
+      } catch (err) {
+        stopped ??= err;
+        return;
+      }
+      // Taken over by another worker that presumed this one dead: it posts (or found) the DM.
+      if (!pending.has(key)) continue;
+      if (stopped) return;
+      // As the single ask words it for a member holding their DM conversation with no other standup open; the same
+      // for everyone without an open blocker, so built once per chunk (dates and escaping cost ~10 % of a DM's CPU).
+      const msg = m.openBlocker
+        ? askMessage(run, {
+            blocker: promptFor({ ...m.openBlocker, status: "open" as const }, run.localDate),
+          })
+        : plainMessage;
+      try {
+        const res = await client.chat.postMessage({
+          channel: m.channel!,
+          text: msg.text,
+          ...(msg.blocks ? { blocks: msg.blocks } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+          metadata: { event_type: METADATA_EVENT, event_payload: { post_key: key } },
+        });
+        const at = deps.clock.now();
+        sent.push({ key, userId: m.userId, ts: res.ts as string, at, remindAt: remindAtAfterAsk(run, m, at) });
+        deps.metrics.dmsSent.inc({ kind: "ask" });
+      } catch (err) {
+        // Slack said no (a 429 included: nothing posted) or the call may have gone through: the single ask takes
+        // the claim over, after the Retry-After, and looks the message up first when it may have been posted.
+        unsent.push({ key, state: classifySlackError(err) === "definite" ? "failed" : "unknown" });
+        const seconds = retryAfterSeconds(err);
+        const reason = slackGiveUp(err);
+        if (seconds !== undefined) fallback.push({ userId: m.userId, afterMs: Math.max(1, seconds) * 1000 });
+        else if (reason !== undefined) {
+          // As the queue ends a job whose error retrying cannot fix: this member's ask is given up.
+          deps.metrics.jobFailures.inc({ queue: "standup.asks", outcome: "gave_up" });
+          deps.log.warn(
+            { team_id: run.teamId, run_id: run.id, job: "standup.asks", err: String(err), reason },
+            "ask gave up: retrying cannot help",
+          );
+        } else {
+          fallback.push({ userId: m.userId, retry: true });
+          deps.log.warn(
+            { team_id: run.teamId, run_id: run.id, job: "standup.asks", err: String(err) },
+            "ask DM failed; its single ask retries it",
+          );
+        }
+      }
+      pending.delete(key);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
+  // Claims never posted (the run stopped): nothing went out under them.
+  for (const key of pending) unsent.push({ key, state: "failed" });
+  const kept = await recordBatch(deps.db, run, sent, unsent);
+  for (const s of sent) {
+    if (!kept.has(s.key)) {
+      deps.log.error({ post_key: s.key, team_id: run.teamId, ts: s.ts }, "claim taken over; possible duplicate");
+    }
+  }
+  if (stopped) throw stopped;
+  return fallback;
+}
+
+/** A chunk stopped with its run: members whose ask never went out are not asked (`pending`), as askStopped. */
+export async function asksStopped(deps: Deps, p: Payload): Promise<void> {
+  for (const userId of p.userIds) {
+    if (await unaskParticipant(deps.db, p.runId, userId)) {
+      deps.log.info(
+        { team_id: p.teamId, run_id: p.runId, job: "standup.asks" },
+        "member not asked: the run was stopped",
+      );
+    }
+  }
+}
