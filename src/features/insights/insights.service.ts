@@ -6,7 +6,13 @@ import { MOODS } from "../standups/index.ts";
 import type { Filters } from "./filters.repo.ts";
 import { blockersByDay, moodCounts, searchResponses, standupsBetween } from "./insights.repo.ts";
 import { openBlockersIn } from "./open-blockers.repo.ts";
-import { memberParticipation, type ParticipationRow, participationByDay, statsFor } from "./participation.repo.ts";
+import {
+  memberParticipation,
+  type ParticipationRow,
+  participationAndMembers,
+  participationByDay,
+  statsFor,
+} from "./participation.repo.ts";
 import { namesFor, presentResponse } from "./responses.presenter.ts";
 import { scheduleInTeam } from "./today.repo.ts";
 
@@ -98,10 +104,9 @@ export async function moodSummary(deps: ReadDeps, teamId: string, w: Span, f: Fi
 export async function getAnalytics(deps: InsightDeps, teamId: string, query: WindowQuery & FilterQuery) {
   const [w, f] = await Promise.all([windowFor(deps, teamId, query), resolveFilters(deps, teamId, query)]);
   const now = deps.clock.now();
-  const [mood, participation, members, blockerDays] = await Promise.all([
+  const [mood, { daily: participation, members }, blockerDays] = await Promise.all([
     moodSummary(deps, teamId, w, f),
-    participationByDay(deps.db, teamId, w.from, w.to, f, now),
-    memberParticipation(deps.db, teamId, w.from, w.to, f, now),
+    participationAndMembers(deps.db, teamId, w.from, w.to, f, now),
     blockersByDay(deps.db, teamId, w.from, w.to, f),
   ]);
   return {
