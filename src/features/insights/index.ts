@@ -33,6 +33,7 @@ export {
 export {
   memberParticipation,
   type ParticipationRow,
+  participationAndMembers,
   participationByDay,
   type StandupParticipation,
   statsFor,
