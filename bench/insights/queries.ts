@@ -9,8 +9,8 @@ import type { Db } from "../../src/db/client.ts";
 import { resolveWindow, shiftDate, workspaceTimezone } from "../../src/features/calendar/index.ts";
 import {
   blockersByDay,
-  memberParticipation,
   moodCounts,
+  participationAndMembers,
   participationByDay,
   responseTotals,
   standupsBetween,
@@ -54,8 +54,7 @@ export const ENDPOINTS: Endpoint[] = [
       const w = resolveWindow({ days: "30" }, today, { defaultDays: 7 });
       return Promise.all([
         moodCounts(db, teamId, w.from, w.to, {}),
-        participationByDay(db, teamId, w.from, w.to, {}, new Date()),
-        memberParticipation(db, teamId, w.from, w.to, {}, new Date()),
+        participationAndMembers(db, teamId, w.from, w.to, {}, new Date()),
         blockersByDay(db, teamId, w.from, w.to, {}),
       ]);
     },

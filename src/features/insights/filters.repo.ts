@@ -15,9 +15,5 @@ export const pctSql = (num: SQL, den: SQL) =>
 export const responseFilter = (f: Filters) =>
   sql`${f.scheduleId ? sql`and r.schedule_id = ${f.scheduleId}` : sql``} ${f.userId ? sql`and r.user_id = ${f.userId}` : sql``}`;
 
-/** Runs `run` and participants `p` of one standup / member. */
-export const runFilter = (f: Filters) =>
-  sql`${f.scheduleId ? sql`and run.schedule_id = ${f.scheduleId}` : sql``} ${f.userId ? sql`and p.user_id = ${f.userId}` : sql``}`;
-
 /** The full-text match of search_standups and /reports?q: the generated `search` vector, web-search syntax. */
 export const matchesSearch = (query: string) => sql`r.search @@ websearch_to_tsquery('english', ${query})`;

@@ -34,6 +34,7 @@ export {
 export {
   memberParticipation,
   type ParticipationRow,
+  participationAndMembers,
   participationByDay,
   type StandupParticipation,
   statsFor,

@@ -9,8 +9,8 @@ import { openBlockersIn } from "./open-blockers.repo.ts";
 import {
   memberParticipation,
   type ParticipationRow,
+  participationAndMembers,
   participationByDay,
-  participationWindow,
   statsFor,
 } from "./participation.repo.ts";
 import { namesFor, presentResponse } from "./responses.presenter.ts";
@@ -104,10 +104,9 @@ export async function moodSummary(deps: ReadDeps, teamId: string, w: Span, f: Fi
 export async function getAnalytics(deps: InsightDeps, teamId: string, query: WindowQuery & FilterQuery) {
   const [w, f] = await Promise.all([windowFor(deps, teamId, query), resolveFilters(deps, teamId, query)]);
   const now = deps.clock.now();
-  const [mood, participation, members, blockerDays] = await Promise.all([
+  const [mood, { daily: participation, members }, blockerDays] = await Promise.all([
     moodSummary(deps, teamId, w, f),
-    participationByDay(deps.db, teamId, w.from, w.to, f, now),
-    memberParticipation(deps.db, teamId, w.from, w.to, f, now),
+    participationAndMembers(deps.db, teamId, w.from, w.to, f, now),
     blockersByDay(deps.db, teamId, w.from, w.to, f),
   ]);
   return {
@@ -154,7 +153,7 @@ export function participationByMember(deps: InsightDeps, teamId: string, w: Span
 
 /** participationDaily and participationByMember of one window, in one statement. */
 export function participationBoth(deps: InsightDeps, teamId: string, w: Span, f: Filters = {}) {
-  return participationWindow(deps.db, teamId, w.from, w.to, f, deps.clock.now());
+  return participationAndMembers(deps.db, teamId, w.from, w.to, f, deps.clock.now());
 }
 
 /** The open blocker items reported in the window (active blockers, issue 25), newest report first. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { createSchedule, seedRun } from "../../../test/support/factories.ts";
-import { memberParticipation, participationByDay, participationWindow } from "./participation.repo.ts";
+import { memberParticipation, participationAndMembers, participationByDay } from "./participation.repo.ts";
 
 const TEAM = "T0PARTWIN";
 const OTHER = "T0PARTWINB";
@@ -9,10 +9,10 @@ const NOW = "2026-03-12T11:00:00Z";
 const answer = (blockers = "none") => ({ answers: ["Yesterday", "Today", blockers] as [string, string, string] });
 
 /**
- * get_participation reads its days and its members in one statement (participationWindow): the same rows, in the
+ * get_participation reads its days and its members in one statement (participationAndMembers): the same rows, in the
  * same order, as the dashboard's two queries, with every filter; another workspace's rows never show.
  */
-describe("participationWindow: the days and the members of a window in one statement", async () => {
+describe("participationAndMembers: the days and the members of a window in one statement", async () => {
   const t = await useTestApp();
   t.clock.set(NOW);
   await t.installTeam(TEAM);
@@ -78,7 +78,7 @@ describe("participationWindow: the days and the members of a window in one state
       ...("userId" in given ? { userId: given.userId } : {}),
       ...("scheduleId" in given ? { scheduleId: given.scheduleId === "s1" ? s1 : s2 } : {}),
     };
-    const one = await participationWindow(t.deps.db, TEAM, "2026-03-01", "2026-03-12", filters, t.clock.now());
+    const one = await participationAndMembers(t.deps.db, TEAM, "2026-03-01", "2026-03-12", filters, t.clock.now());
     expect(one).toEqual(await both(filters));
     // Not vacuous: the unfiltered window has three days and every active member, names tied ordered by id.
     if (Object.keys(filters).length === 0) {
@@ -102,7 +102,7 @@ describe("participationWindow: the days and the members of a window in one state
   });
 
   it("an empty window: no days, and the active members with nothing asked", async () => {
-    const one = await participationWindow(t.deps.db, TEAM, "2026-02-01", "2026-02-07", {}, t.clock.now());
+    const one = await participationAndMembers(t.deps.db, TEAM, "2026-02-01", "2026-02-07", {}, t.clock.now());
     expect(one.daily).toEqual([]);
     const ours = one.members.filter((m) => m.user_id.startsWith("U0W")); // not the admin installTeam adds
     expect(ours.map((m) => [m.user_id, m.asked, m.pct, m.current_streak])).toEqual([
@@ -112,7 +112,7 @@ describe("participationWindow: the days and the members of a window in one state
       ["U0W5", 0, 0, 0],
       ["U0W1", 0, 0, 0],
     ]);
-    const other = await participationWindow(t.deps.db, OTHER, "2026-03-01", "2026-03-12", {}, t.clock.now());
+    const other = await participationAndMembers(t.deps.db, OTHER, "2026-03-01", "2026-03-12", {}, t.clock.now());
     expect(other.members.filter((m) => m.user_id.startsWith("U0W")).map((m) => m.real_name)).toEqual(["Other Zoe"]);
   });
 });

@@ -37,6 +37,24 @@ export async function listMembers(ex: Executor, teamId: string): Promise<MemberR
     .orderBy(asc(members.realName), asc(members.userId));
 }
 
+/**
+ * The columns the people list shows, in listMembers' order: at 5,000 members, reading every column (e-mail,
+ * timezone, role and two timestamps made into Dates) was most of /people's database and parsing time.
+ */
+export function listPeopleRows(ex: Executor, teamId: string) {
+  return ex
+    .select({
+      userId: members.userId,
+      realName: members.realName,
+      displayName: members.displayName,
+      avatarUrl: members.avatarUrl,
+      active: members.active,
+    })
+    .from(members)
+    .where(eq(members.teamId, teamId))
+    .orderBy(asc(members.realName), asc(members.userId));
+}
+
 /** Which of these user ids are active members of the workspace. */
 export async function selectActiveMemberIds(ex: Executor, teamId: string, userIds: string[]): Promise<string[]> {
   if (userIds.length === 0) return [];

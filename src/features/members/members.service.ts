@@ -6,6 +6,7 @@ import { activeMemberIdsUnchangedSince, deactivateUnchanged, type SyncCounts } f
 import {
   findMember,
   listMembers,
+  listPeopleRows,
   lockActiveAdmins,
   type MemberRow,
   type Role,
@@ -105,7 +106,7 @@ export interface PersonView {
  * e-mail or role. Active people first, each group by name.
  */
 export async function listPeople(deps: Pick<Deps, "db" | "outbound">, teamId: string): Promise<PersonView[]> {
-  const people = (await listMembers(deps.db, teamId)).map((m) => ({
+  const people = (await listPeopleRows(deps.db, teamId)).map((m) => ({
     user_id: m.userId,
     real_name: nameOfRow(m),
     display_name: m.displayName.trim(),
