@@ -111,6 +111,9 @@ export async function claimBatch(
   now: Date,
 ): Promise<Set<string>> {
   if (members.length === 0) return new Set();
+  // In user_id order: two chunks of overlapping runs take their members' dm_turns rows in the same order, so they
+  // wait for each other instead of deadlocking.
+  members = [...members].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   const at = sql`${now.toISOString()}::timestamptz`;
   const key = (userId: ReturnType<typeof sql>) => askPostKeySql(sql`${run.id}::bigint`, userId);
   const claimed = await rows<{ key: string }>(
@@ -122,7 +125,11 @@ export async function claimBatch(
           )}, ${pgArray(
             "text",
             members.map((m) => m.channel),
-          )}) as i(user_id, channel)),
+          )}) as i(user_id, channel)
+          -- Only members still waiting for their ask: one who went on time off, answered, was skipped or erased since
+          -- readBatch gets no claim (and so no DM); the single ask then does what their row says.
+          where exists (select 1 from run_participants p
+            where p.run_id = ${run.id} and p.user_id = i.user_id and p.status = 'asked' and p.asked_at is null)),
         turns as (
           insert into dm_turns (team_id, user_id, run_id, updated_at)
           select ${run.teamId}::text, i.user_id, ${run.id}::bigint, ${at} from input i
@@ -223,4 +230,18 @@ export async function touchClaims(ex: Executor, keys: string[]): Promise<Set<str
         returning key`,
   );
   return new Set(kept.map((r) => r.key));
+}
+
+/**
+ * The DM channels the chunk opened, one statement right after the opens: a member who then falls back to the single
+ * ask (no post slot, a lost race) finds their channel there instead of opening it again.
+ */
+export async function storeChannels(ex: Executor, runId: number, channels: Map<string, string>): Promise<void> {
+  if (channels.size === 0) return;
+  await ex.execute(
+    sql`update run_participants p set dm_channel = i.channel
+        from unnest(${pgArray("text", [...channels.keys()])}, ${pgArray("text", [...channels.values()])})
+          as i(user_id, channel)
+        where p.run_id = ${runId} and p.user_id = i.user_id and p.dm_channel is null`,
+  );
 }

@@ -96,7 +96,7 @@ describe("asks in chunks", async () => {
     for (const u of run.people) expect(run.asks(u), u).toBe(1);
   });
 
-  it("a chunk whose job died after its posts is retried: the rest are found by their key, nothing is posted twice", async () => {
+  it("a chunk whose job died after a post is retried: the rest are found by their key, nothing is posted twice", async () => {
     t.fake.reset();
     const run = await claimedRun(6);
     // The posts go out, then recording them fails (as a crash right after the posts would leave them): the claims
@@ -117,7 +117,11 @@ describe("asks in chunks", async () => {
     await t.deps.db.execute(sql.raw("drop trigger fault_asked on run_participants"));
     await t.deps.db.execute(sql.raw("drop function fault_asked()"));
     expect((await run.jobs()).map((j) => [j.name, j.state])).toEqual([["standup.asks", "retry"]]);
-    for (const u of run.people) expect(run.asks(u), u).toBe(1);
+    // Each DM is recorded as soon as it is posted: the first record failed, so the workers stopped with the DMs
+    // already in flight posted and the rest not.
+    const atCrash = run.people.filter((u) => run.asks(u) === 1);
+    expect(atCrash.length).toBeGreaterThan(0);
+    for (const u of run.people) expect(run.asks(u), u).toBeLessThanOrEqual(1);
     // The dead worker's claims go stale (CLAIM_STALE_SECONDS, brought forward here); the retry hands every member to
     // the single ask, which looks their message up instead of posting again.
     const age = () =>

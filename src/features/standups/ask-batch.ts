@@ -1,16 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WebClient } from "@slack/web-api";
 import { classifySlackError, METADATA_EVENT, RETOUCH_MS } from "../../chat/post-once.ts";
-import {
-  MAX_INLINE_WAIT_MS,
-  pauseBucket,
-  retryAfterSeconds,
-  SLACK_BUCKETS,
-  takeSlots,
-} from "../../chat/rate-buckets.ts";
+import { MAX_INLINE_WAIT_MS, retryAfterSeconds, takeSlots } from "../../chat/rate-buckets.ts";
 import { type Deps, slackGiveUp } from "../../deps.ts";
 import { RetryLaterError } from "../../lib/retry-later.ts";
-import { type BatchMember, claimBatch, readBatch, recordBatch, type SentAsk, touchClaims } from "./ask-batch.repo.ts";
+import { type BatchMember, claimBatch, readBatch, recordBatch, touchClaims } from "./ask-batch.repo.ts";
+import { openDms } from "./ask-batch-open.ts";
 import { promptFor } from "./blocker-prompt.ts";
 import { askMessage } from "./messages.ts";
 import { askPostKey, unaskParticipant } from "./participants.repo.ts";
@@ -30,8 +25,6 @@ import { assertLive } from "./stopped-run.ts";
 export const ASK_CHUNK = 25;
 /** DMs of one chunk in flight at once. */
 const POSTS_IN_FLIGHT = 4;
-/** A stopped run stops the chunk's DMs: its standing is read again when the last read is older than this. */
-const LIVE_CHECK_MS = 1_000;
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
@@ -127,7 +120,8 @@ export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<
   const opened = await openDms(
     deps,
     client,
-    p,
+    p.teamId,
+    p.runId,
     asPlain.filter((m) => m.channel === null),
   );
   const fallback: Fallback[] = opened.later;
@@ -139,7 +133,16 @@ export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<
   const take = await takeSlots(deps.db, p.teamId, "chat.postMessage", asPlain.length);
   const tookAt = performance.now();
   const granted = asPlain.slice(0, take.granted);
-  for (const m of asPlain.slice(take.granted)) fallback.push({ userId: m.userId });
+  // The rest wait for the next free slot as one chunk job (same priority), not as a single ask each: in a workspace
+  // of thousands the single asks would each be deferred again and again, a dozen statements every time.
+  const rest = asPlain.slice(take.granted).map((m) => m.userId);
+  if (rest.length > 0) {
+    await deps.queue.enqueue(
+      "standup.asks",
+      { ...p, userIds: rest },
+      { startAfter: Math.max(1, Math.ceil(take.waitMs(take.granted) / 1000)), priority: -p.chunk },
+    );
+  }
   // Right before the claims: a run stopped while the DMs were opened or the slots taken sends nothing.
   await assertLive(deps.db, run);
   const claimed = await claimBatch(
@@ -155,57 +158,12 @@ export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<
 }
 
 /**
- * Opens the DMs of members asked for the first time: conversations.open slots taken for all of them in one
- * statement, the calls a few at a time, each at its slot. A member without a slot within the inline wait, or whose
- * open failed, goes to the single ask (after the Retry-After of a 429, which pauses the workspace's opens as
- * honourRetryAfter does).
- */
-async function openDms(
-  deps: Deps,
-  client: WebClient,
-  p: Payload,
-  members: BatchMember[],
-): Promise<{ channels: Map<string, string>; later: Fallback[] }> {
-  const channels = new Map<string, string>();
-  const later: Fallback[] = [];
-  if (members.length === 0) return { channels, later };
-  const take = await takeSlots(deps.db, p.teamId, "conversations.open", members.length);
-  const tookAt = performance.now();
-  let pauseSeconds = 0;
-  let next = 0;
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      const m = members[i];
-      if (!m) return;
-      if (i >= take.granted || pauseSeconds > 0) {
-        later.push({ userId: m.userId });
-        continue;
-      }
-      const wait = tookAt + take.waitMs(i) - performance.now();
-      if (wait > 0) await sleep(wait);
-      try {
-        const res = await client.conversations.open({ users: m.userId });
-        if (res.channel?.id) channels.set(m.userId, res.channel.id);
-        else later.push({ userId: m.userId, retry: true });
-      } catch (err) {
-        const seconds = retryAfterSeconds(err);
-        if (seconds !== undefined) pauseSeconds = Math.max(pauseSeconds, Math.max(1, seconds));
-        later.push({ userId: m.userId, retry: seconds === undefined });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
-  if (pauseSeconds > 0) {
-    await pauseBucket(deps.db, p.teamId, "conversations.open", SLACK_BUCKETS["conversations.open"], pauseSeconds);
-  }
-  return { channels, later };
-}
-
-/**
- * Posts the claimed asks (each at its pacing slot, a few at a time), then records every outcome in one statement.
- * A stopped run ends the chunk: nothing more is posted, the unsent claims are `failed` (nothing went out under them)
- * and RunStoppedError goes up to `quietly`, which unasks whoever was not asked.
+ * Posts the claimed asks (each at its pacing slot, a few at a time) and records each outcome in one statement as soon
+ * as its post returns, as the single ask does: the first question's ts is there before the member can reply to it
+ * (answers.service.ts routes a DM reply by it), and a recorded claim needs no more touching. The run's standing is
+ * read right before each DM (one indexed select), so a pause or delete stops the chunk at its next DM: nothing more
+ * is posted, the unsent claims are `failed` (nothing went out under them) and RunStoppedError goes up to `quietly`,
+ * which unasks whoever was not asked.
  */
 async function postChunk(
   deps: Deps,
@@ -214,28 +172,26 @@ async function postChunk(
   members: BatchMember[],
   slotAt: (i: number) => number,
 ): Promise<Fallback[]> {
-  const sent: SentAsk[] = [];
-  const unsent: { key: string; state: "failed" | "unknown" }[] = [];
   const fallback: Fallback[] = [];
   const pending = new Set(members.map((m) => askPostKey(run.id, m.userId)));
-  let checkedAt = performance.now();
   let touchedAt = performance.now();
   let stopped: unknown;
+  // A statement failed (the database went away): the other workers stop too, the job fails and its retry hands the
+  // claims to the single ask, which looks up what may have gone out.
+  let broken: unknown;
   const plainMessage = askMessage(run);
   let next = 0;
   const worker = async () => {
     for (;;) {
       const i = next++;
       const m = members[i];
-      if (!m || stopped) return;
+      if (!m || stopped || broken) return;
       const key = askPostKey(run.id, m.userId);
       const wait = slotAt(i) - performance.now();
       if (wait > 0) await sleep(wait);
       try {
-        if (performance.now() - checkedAt > LIVE_CHECK_MS) {
-          checkedAt = performance.now();
-          await assertLive(deps.db, run);
-        }
+        if (stopped) return;
+        await assertLive(deps.db, run);
         if (performance.now() - touchedAt > RETOUCH_MS) {
           touchedAt = performance.now();
           const kept = await touchClaims(deps.db, [...pending]);
@@ -248,6 +204,7 @@ async function postChunk(
       // Taken over by another worker that presumed this one dead: it posts (or found) the DM.
       if (!pending.has(key)) continue;
       if (stopped) return;
+      pending.delete(key);
       // As the single ask words it for a member holding their DM conversation with no other standup open; the same
       // for everyone without an open blocker, so built once per chunk (dates and escaping cost ~10 % of a DM's CPU).
       const msg = m.openBlocker
@@ -255,6 +212,7 @@ async function postChunk(
             blocker: promptFor({ ...m.openBlocker, status: "open" as const }, run.localDate),
           })
         : plainMessage;
+      let ts: string;
       try {
         const res = await client.chat.postMessage({
           channel: m.channel!,
@@ -264,13 +222,16 @@ async function postChunk(
           unfurl_media: false,
           metadata: { event_type: METADATA_EVENT, event_payload: { post_key: key } },
         });
-        const at = deps.clock.now();
-        sent.push({ key, userId: m.userId, ts: res.ts as string, at, remindAt: remindAtAfterAsk(run, m, at) });
-        deps.metrics.dmsSent.inc({ kind: "ask" });
+        ts = res.ts as string;
       } catch (err) {
         // Slack said no (a 429 included: nothing posted) or the call may have gone through: the single ask takes
         // the claim over, after the Retry-After, and looks the message up first when it may have been posted.
-        unsent.push({ key, state: classifySlackError(err) === "definite" ? "failed" : "unknown" });
+        await recordBatch(
+          deps.db,
+          run,
+          [],
+          [{ key, state: classifySlackError(err) === "definite" ? "failed" : "unknown" }],
+        );
         const seconds = retryAfterSeconds(err);
         const reason = slackGiveUp(err);
         if (seconds !== undefined) fallback.push({ userId: m.userId, afterMs: Math.max(1, seconds) * 1000 });
@@ -288,19 +249,36 @@ async function postChunk(
             "ask DM failed; its single ask retries it",
           );
         }
+        continue;
       }
-      pending.delete(key);
+      const at = deps.clock.now();
+      const kept = await recordBatch(
+        deps.db,
+        run,
+        [{ key, userId: m.userId, ts, at, remindAt: remindAtAfterAsk(run, m, at) }],
+        [],
+      );
+      // Counted by whoever records it: a claim taken over is counted by the single ask that finds the message.
+      if (kept.has(key)) deps.metrics.dmsSent.inc({ kind: "ask" });
+      else deps.log.error({ post_key: key, team_id: run.teamId, ts }, "claim taken over; possible duplicate");
     }
   };
-  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
-  // Claims never posted (the run stopped): nothing went out under them.
-  for (const key of pending) unsent.push({ key, state: "failed" });
-  const kept = await recordBatch(deps.db, run, sent, unsent);
-  for (const s of sent) {
-    if (!kept.has(s.key)) {
-      deps.log.error({ post_key: s.key, team_id: run.teamId, ts: s.ts }, "claim taken over; possible duplicate");
+  const guarded = async () => {
+    try {
+      await worker();
+    } catch (err) {
+      broken ??= err;
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, guarded));
+  // Claims never posted (the run stopped, or a statement failed): nothing went out under them.
+  await recordBatch(
+    deps.db,
+    run,
+    [],
+    [...pending].map((key) => ({ key, state: "failed" as const })),
+  );
+  if (broken) throw broken;
   if (stopped) throw stopped;
   return fallback;
 }
