@@ -102,32 +102,35 @@ export async function readBatch(ex: Executor, run: RunRow, userIds: string[], no
  * The chunk's claims, one statement: each member's DM conversation turn (as claimDmTurn: the member's row is taken
  * only when no other run still asks them), the run's first question for the ask DM (claimFirstQuestion), the ask's
  * chat_posts claim (postOnce's insert: state `sending`, attempt 1), and the DM channel reused from an earlier run.
- * Returns the ask keys claimed now: a member left out lost a race somewhere and goes to the single ask.
+ * Returns the ask keys claimed now, and the members no longer waiting for their ask (`gone`: nothing is done for
+ * them). A member in neither lost a race somewhere and goes to the single ask.
  */
 export async function claimBatch(
   ex: Executor,
   run: RunRow,
   members: { userId: string; channel: string }[],
   now: Date,
-): Promise<Set<string>> {
-  if (members.length === 0) return new Set();
+): Promise<{ claimed: Set<string>; gone: Set<string> }> {
+  if (members.length === 0) return { claimed: new Set(), gone: new Set() };
   // In user_id order: two chunks of overlapping runs take their members' dm_turns rows in the same order, so they
   // wait for each other instead of deadlocking.
   members = [...members].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   const at = sql`${now.toISOString()}::timestamptz`;
   const key = (userId: ReturnType<typeof sql>) => askPostKeySql(sql`${run.id}::bigint`, userId);
-  const claimed = await rows<{ key: string }>(
+  const claimed = await rows<{ key: string | null; gone: string | null }>(
     ex,
-    sql`with input as (
+    sql`with given as (
           select * from unnest(${pgArray(
             "text",
             members.map((m) => m.userId),
           )}, ${pgArray(
             "text",
             members.map((m) => m.channel),
-          )}) as i(user_id, channel)
-          -- Only members still waiting for their ask: one who went on time off, answered, was skipped or erased since
-          -- readBatch gets no claim (and so no DM); the single ask then does what their row says.
+          )}) as i(user_id, channel)),
+        -- Only members still waiting for their ask: one who went on time off, answered, was skipped or erased since
+        -- readBatch gets no claim, no row and no DM (returned as gone).
+        input as (
+          select i.* from given i
           where exists (select 1 from run_participants p
             where p.run_id = ${run.id} and p.user_id = i.user_id and p.status = 'asked' and p.asked_at is null)),
         turns as (
@@ -145,14 +148,21 @@ export async function claimBatch(
           returning user_id),
         channels as (
           update run_participants p set dm_channel = i.channel from input i
-          where p.run_id = ${run.id} and p.user_id = i.user_id and p.dm_channel is null)
-        insert into chat_posts (key, team_id, channel, state, attempts, updated_at)
-        select ${key(sql`f.user_id`)}, ${run.teamId}::text, i.channel, 'sending', 1, now()
-        from firsts f join input i on i.user_id = f.user_id
-        on conflict do nothing
-        returning key`,
+          where p.run_id = ${run.id} and p.user_id = i.user_id and p.dm_channel is null),
+        posts as (
+          insert into chat_posts (key, team_id, channel, state, attempts, updated_at)
+          select ${key(sql`f.user_id`)}, ${run.teamId}::text, i.channel, 'sending', 1, now()
+          from firsts f join input i on i.user_id = f.user_id
+          on conflict do nothing
+          returning key)
+        select key, null as gone from posts
+        union all
+        select null, g.user_id from given g where not exists (select 1 from input i where i.user_id = g.user_id)`,
   );
-  return new Set(claimed.map((r) => r.key));
+  return {
+    claimed: new Set(claimed.flatMap((r) => (r.key ? [r.key] : []))),
+    gone: new Set(claimed.flatMap((r) => (r.gone ? [r.gone] : []))),
+  };
 }
 
 /** An ask DM the batch posted: its key, Slack ts, when it went out and the reminder counted from then. */

@@ -151,8 +151,12 @@ export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<
     granted.map((m) => ({ userId: m.userId, channel: m.channel! })),
     deps.clock.now(),
   );
-  const mine = granted.filter((m) => claimed.has(askPostKey(run.id, m.userId)));
-  for (const m of granted) if (!claimed.has(askPostKey(run.id, m.userId))) fallback.push({ userId: m.userId });
+  const mine = granted.filter((m) => claimed.claimed.has(askPostKey(run.id, m.userId)));
+  for (const m of granted) {
+    if (!claimed.claimed.has(askPostKey(run.id, m.userId)) && !claimed.gone.has(m.userId)) {
+      fallback.push({ userId: m.userId });
+    }
+  }
   fallback.push(...(await postChunk(deps, client, run, mine, (i) => tookAt + take.waitMs(i))));
   await inline(deps, p, askOne, fallback);
 }
