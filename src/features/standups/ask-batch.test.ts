@@ -142,6 +142,41 @@ describe("asks in chunks", async () => {
     for (const p of await run.participants()) expect(p.asked_at, p.user_id).not.toBeNull();
   });
 
+  it("a chunk's DM that times out while Slack still posts it: its claim is left unknown, the single ask finds it", async () => {
+    t.fake.reset();
+    const run = await claimedRun(3);
+    await t.deps.queue.drain({ only: ["standup.fanout"] });
+    const sentAsks = async () =>
+      (await t.deps.metrics.dmsSent.get()).values.find((v) => v.labels.kind === "ask")?.value ?? 0;
+    const before = await sentAsks();
+    // The first DM hangs in front of Slack past the client's 10 s timeout; Slack posts it all the same.
+    t.fake.fail("chat.postMessage", { delayMs: 11_000 }, 1);
+    await t.deps.queue.drain({ only: ["standup.asks"], maxRounds: 1 });
+    const states = () =>
+      rows<{ key: string; state: string }>(
+        t.deps.db,
+        sql`select key, state from chat_posts where key like ${`run:${run.runId}:ask:%`} order by key`,
+      );
+    expect((await states()).map((s) => s.state).sort()).toEqual(["sent", "sent", "unknown"]);
+    await expect
+      .poll(() => run.people.filter((u) => run.asks(u) === 1).length, { interval: 50, timeout: 5_000 })
+      .toBe(3);
+    // The claim goes stale as its owner's would; the single ask looks the message up instead of posting again.
+    for (let round = 0; round < 5; round++) {
+      await t.deps.db.execute(
+        sql`update chat_posts set updated_at = now() - make_interval(secs => ${CLAIM_STALE_SECONDS + 1})
+            where state in ('sending', 'unknown')`,
+      );
+      await t.deps.db.execute(sql`update pgboss.job set start_after = now() where state in ('created', 'retry')`);
+      if ((await t.deps.queue.drain({ maxRounds: 1 })) === 0) break;
+    }
+    for (const u of run.people) expect(run.asks(u), u).toBe(1);
+    expect((await states()).map((s) => s.state)).toEqual(["sent", "sent", "sent"]);
+    for (const p of await run.participants()) expect(p.asked_at, p.user_id).not.toBeNull();
+    // Each DM counted once: the timed-out one by the single ask that found it, not by the chunk too.
+    expect((await sentAsks()) - before).toBe(3);
+  }, 40_000);
+
   it("a 429 on one DM of a chunk: that DM waits out its Retry-After in the same job, the others go on, each once", async () => {
     t.fake.reset();
     t.fake.fail("chat.postMessage", { delayMs: 0 }, 1); // the parent message
@@ -234,6 +269,15 @@ describe.runIf(onPostgres)("two instances asking one run in chunks", () => {
     });
     clock.set("2026-03-02T09:00:03Z");
     await Promise.all([tick(two.a.deps), tick(two.b.deps)]);
+    await Promise.all([
+      two.a.deps.queue.drain({ only: ["standup.fanout"] }),
+      two.b.deps.queue.drain({ only: ["standup.fanout"] }),
+    ]);
+    // One chunk per fetch, so both instances take chunks of the run at the same time (each takes ≥ 1 s: a 429).
+    const chunks = (i: typeof two.a) => i.deps.queue.drain({ only: ["standup.asks"], batchSize: 1 });
+    const [byA, byB] = await Promise.all([chunks(two.a), chunks(two.b)]);
+    expect(byA, "chunks run by A").toBeGreaterThan(0);
+    expect(byB, "chunks run by B").toBeGreaterThan(0);
     for (let i = 0; i < 3; i++) await Promise.all([two.a.deps.queue.drain(), two.b.deps.queue.drain()]);
     expect(two.fake.callsTo("chat.postMessage").filter((c) => c.faulted).length).toBeGreaterThan(2);
     for (const u of people) {
