@@ -44,6 +44,7 @@ export async function claimedRun(t: TestApp, size: number, prefix: string) {
     t.fake.messages(t.fake.dmFor(teamId, u)).filter((m) => m.text.startsWith("Time for standup"));
   return {
     teamId,
+    channelId,
     scheduleId,
     runId: runId!,
     people,

@@ -2,8 +2,13 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
 import { claimedRun } from "../../../test/support/ask-chunks.ts";
+import { onPostgres } from "../../../test/support/database.ts";
+import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { answerInConversation, skipRun } from "./answers.service.ts";
+import { claimBatch } from "./ask-batch.repo.ts";
+import { findRun } from "./runs.repo.ts";
+import { tick } from "./scheduler.ts";
 
 /**
  * The chunked asks (ask-batch.ts) against what happens while a chunk runs: a member answering their DM before the
@@ -96,5 +101,36 @@ describe("asks in chunks while things happen", async () => {
     const asked = run.people.filter((u) => run.asks(u) > 0);
     expect(asked.length).toBeLessThan(run.people.length);
     for (const u of asked) expect(run.asks(u), u).toBe(1);
+  });
+
+  // Two connections at once: PostgreSQL only (the embedded database runs one statement at a time).
+  it.runIf(onPostgres)("chunks of two overlapping runs claim the same members at once without a deadlock", async () => {
+    t.fake.reset();
+    const first = await claimedRun(t, 120, "R");
+    await createSchedule(t.deps.db, t.clock, {
+      teamId: first.teamId,
+      channelId: first.channelId,
+      time: "09:00",
+      tz: "UTC",
+      days: "mon,tue,wed,thu,fri,sat,sun",
+    });
+    const [secondId] = (await tick(t.deps)).started;
+    expect(secondId).toBeDefined();
+    await t.deps.queue.drain({ only: ["standup.fanout"] });
+    const a = (await findRun(t.deps.db, first.teamId, first.runId))!;
+    const b = (await findRun(t.deps.db, first.teamId, secondId!))!;
+    const members = first.people.map((userId, i) => ({ userId, channel: `D0DL${i}` }));
+    // The two chunks list the members in opposite orders; each statement takes their dm_turns rows.
+    for (let round = 0; round < 10; round++) {
+      await Promise.all([
+        claimBatch(t.deps.db, a, members, t.clock.now()),
+        claimBatch(t.deps.db, b, [...members].reverse(), t.clock.now()),
+      ]);
+    }
+    const [turns] = await rows<{ n: number }>(
+      t.deps.db,
+      sql`select count(*)::int as n from dm_turns where team_id = ${first.teamId}`,
+    );
+    expect(turns!.n).toBe(first.people.length);
   });
 });
