@@ -218,6 +218,7 @@ async function postChunk(
         if (posted.length > 0) scheduleFlush();
       });
   };
+  let checking: Promise<void> | undefined;
   let next = 0;
   const worker = async () => {
     for (;;) {
@@ -229,7 +230,11 @@ async function postChunk(
       if (wait > 0) await sleep(wait);
       try {
         if (stopped) return;
-        await assertLive(deps.db, run);
+        // A check already under way (another worker's, started moments ago) stands for this DM too.
+        checking ??= assertLive(deps.db, run).finally(() => {
+          checking = undefined;
+        });
+        await checking;
         if (performance.now() - touchedAt > RETOUCH_MS) {
           touchedAt = performance.now();
           const kept = await touchClaims(deps.db, [...pending]);
