@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WebClient } from "@slack/web-api";
 import { classifySlackError, METADATA_EVENT, RETOUCH_MS } from "../../chat/post-once.ts";
-import { MAX_INLINE_WAIT_MS, retryAfterSeconds, takeSlots } from "../../chat/rate-buckets.ts";
+import { retryAfterSeconds, takeSlots } from "../../chat/rate-buckets.ts";
 import { type Deps, slackGiveUp } from "../../deps.ts";
-import { RetryLaterError } from "../../lib/retry-later.ts";
 import { type BatchMember, claimBatch, readBatch, recordBatch, type SentAsk, touchClaims } from "./ask-batch.repo.ts";
+import { inline, single } from "./ask-batch-fallback.ts";
 import { openDms } from "./ask-batch-open.ts";
 import { promptFor } from "./blocker-prompt.ts";
 import { askMessage } from "./messages.ts";
@@ -24,7 +24,7 @@ import { assertLive } from "./stopped-run.ts";
  */
 export const ASK_CHUNK = 25;
 /** DMs of one chunk in flight at once. */
-const POSTS_IN_FLIGHT = 4;
+export const POSTS_IN_FLIGHT = 4;
 /**
  * A posted DM is recorded (its claim `sent`, its first question's ts, asked_at) at most this long after its post
  * returned, together with the chunk's other DMs that returned meanwhile: soon enough for a reply to it to find its
@@ -40,75 +40,15 @@ declare module "../../jobs/queue.ts" {
   }
 }
 
-type Payload = { teamId: string; runId: number; userIds: string[]; chunk: number };
+export type Payload = { teamId: string; runId: number; userIds: string[]; chunk: number };
 /** The single ask as its job runs it (standups.jobs.ts: `quietly` around `ask`). */
 export type AskOne = (p: { teamId: string; runId: number; userId: string }) => Promise<void>;
 /** A member the chunk could not ask itself, run through the single ask in this job (after `afterMs`). */
-type Fallback = { userId: string; afterMs?: number; retry?: boolean };
+export type Fallback = { userId: string; afterMs?: number; retry?: boolean };
 
 /** The plain case (see above); the rest go to the single ask. */
 const plain = (m: BatchMember) =>
   m.status === "asked" && m.askedAt === null && !m.answeredAhead && !m.started && !m.otherOpenAsk;
-
-/** Single asks for these members (now, or after a Retry-After), at the chunk's priority. */
-async function single(deps: Deps, p: Payload, userIds: string[], afterSeconds?: number): Promise<void> {
-  if (userIds.length === 0) return;
-  if (afterSeconds === undefined) {
-    await deps.queue.enqueueMany(
-      "standup.ask",
-      userIds.map((userId) => ({ teamId: p.teamId, runId: p.runId, userId })),
-      { priority: () => -p.chunk },
-    );
-    return;
-  }
-  for (const userId of userIds) {
-    await deps.queue.enqueue(
-      "standup.ask",
-      { teamId: p.teamId, runId: p.runId, userId },
-      { startAfter: afterSeconds, priority: -p.chunk },
-    );
-  }
-}
-
-/**
- * The single ask, in this job, for members the chunk met trouble with (a 429, an error, no pacing slot in time):
- * a few at a time, each after the Retry-After Slack gave, so a 429 costs what it costs a single ask job (the same
- * in-process wait, no retry used). What the single ask defers (RetryLaterError) becomes its own job that long from
- * now, as the queue defers a job; any other error gets the member their own job, which retries as jobs do.
- */
-async function inline(deps: Deps, p: Payload, askOne: AskOne, members: Fallback[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    for (let f = members[next++]; f; f = members[next++]) {
-      const { userId, afterMs } = f;
-      if (f.retry) {
-        // Slack failed this member's call: as their job would, they are retried after the queue's retry delay.
-        deps.metrics.jobFailures.inc({ queue: "standup.asks", outcome: "retry" });
-        await single(deps, p, [userId], deps.queue.settings.retryDelaySeconds || undefined);
-        continue;
-      }
-      try {
-        if (afterMs !== undefined && afterMs > MAX_INLINE_WAIT_MS) {
-          throw new RetryLaterError(afterMs, `Slack answered 429 to chat.postMessage: Retry-After ${afterMs / 1000} s`);
-        }
-        if (afterMs) await sleep(afterMs);
-        await askOne({ teamId: p.teamId, runId: p.runId, userId });
-      } catch (err) {
-        if (err instanceof RetryLaterError) {
-          await single(deps, p, [userId], Math.max(1, Math.ceil(err.delayMs / 1000)));
-          deps.log.info({ job: "standup.ask", team_id: p.teamId, reason: err.message }, "job deferred");
-        } else {
-          deps.log.warn(
-            { job: "standup.asks", team_id: p.teamId, run_id: p.runId, err: String(err) },
-            "ask failed; its own job retries it",
-          );
-          await single(deps, p, [userId]);
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(POSTS_IN_FLIGHT, members.length) }, worker));
-}
 
 export async function askChunk(deps: Deps, p: Payload, askOne: AskOne): Promise<void> {
   const run = await findRun(deps.db, p.teamId, p.runId);
