@@ -7,6 +7,7 @@ import { createSchedule } from "../../../test/support/factories.ts";
 import { rows } from "../../db/client.ts";
 import { answerInConversation, skipRun } from "./answers.service.ts";
 import { claimBatch } from "./ask-batch.repo.ts";
+import { POSTS_IN_FLIGHT } from "./ask-batch.ts";
 import { findRun } from "./runs.repo.ts";
 import { tick } from "./scheduler.ts";
 
@@ -18,7 +19,7 @@ import { tick } from "./scheduler.ts";
 describe("asks in chunks while things happen", async () => {
   const t = await useTestApp();
 
-  it("an answer typed 0.3 s after the ask DM, while the chunk's next DM is slow, answers question 1 of the run", async () => {
+  it("an answer typed right after the ask DM, while the chunk's next DM is slow, answers question 1 of the run", async () => {
     t.fake.reset();
     const run = await claimedRun(t, 8, "R");
     await t.deps.queue.drain({ only: ["standup.fanout"] });
@@ -32,12 +33,25 @@ describe("asks in chunks while things happen", async () => {
       })
       .toBeGreaterThanOrEqual(1);
     t.fake.fail("chat.postMessage", { delayMs: 0 }, 1);
-    t.fake.fail("chat.postMessage", { delayMs: 3_000 }, 1);
+    t.fake.fail("chat.postMessage", { delayMs: 8_000 }, 1);
     let who: string | undefined;
     await expect
       .poll(() => (who = run.people.find((u) => run.asks(u) > 0)), { interval: 5, timeout: 10_000 })
       .toBeDefined();
-    await new Promise((r) => setTimeout(r, 300));
+    // The DM's first question is on record while the chunk's next DM still hangs (8 s): waited for, not a fixed
+    // 0.3 s, so a loaded machine cannot fail it; a chunk that recorded its DMs only at its end would time out here.
+    await expect
+      .poll(
+        async () =>
+          (
+            await rows<{ ts: string | null }>(
+              t.deps.db,
+              sql`select ts from dm_questions where team_id = ${run.teamId} and user_id = ${who!} and run_id = ${run.runId} and question_index = 0`,
+            )
+          )[0]?.ts ?? null,
+        { interval: 20, timeout: 6_000 },
+      )
+      .not.toBeNull();
     const dm = run.askOf(who!)[0]!;
     const reply = await answerInConversation(
       t.deps,
@@ -96,8 +110,9 @@ describe("asks in chunks while things happen", async () => {
     const after = t.fake
       .callsTo("chat.postMessage")
       .filter((c) => c.teamId === run.teamId && c.at > pausedAt && String(c.args.text).startsWith("Time for standup"));
-    // At most the one DM whose check passed right before the commit (10 a second: one at a time is in flight).
-    expect(after.length).toBeLessThanOrEqual(1);
+    // At most the DMs whose check passed right before the commit: one at 10 a second on a quiet machine, never more
+    // than the chunk's posts in flight (a loaded machine may delay a checked post past the commit).
+    expect(after.length).toBeLessThanOrEqual(POSTS_IN_FLIGHT);
     const asked = run.people.filter((u) => run.asks(u) > 0);
     expect(asked.length).toBeLessThan(run.people.length);
     for (const u of asked) expect(run.asks(u), u).toBe(1);
