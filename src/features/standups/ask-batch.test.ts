@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../../test/support/app.ts";
+import { claimedRun } from "../../../test/support/ask-chunks.ts";
 import { onPostgres } from "../../../test/support/database.ts";
 import { createSchedule } from "../../../test/support/factories.ts";
 import { startTwoInstances } from "../../../test/support/two-instances.ts";
@@ -17,61 +18,13 @@ import { tick } from "./scheduler.ts";
  */
 describe("asks in chunks", async () => {
   const t = await useTestApp();
-  let n = 0;
-
-  /** A workspace of its own with `size` members in one channel, its run claimed by a tick at 09:00:05. */
-  async function claimedRun(size: number) {
-    n += 1;
-    const teamId = `T0ABT${n}`;
-    await t.deps.db.execute(sql`update schedules set active = false`);
-    const people = Array.from({ length: size }, (_, i) => `U0AB${n}X${String(i).padStart(3, "0")}`);
-    await t.installTeam(teamId);
-    for (const u of people) {
-      t.fake.addUser(teamId, { id: u, name: u.toLowerCase(), real_name: u });
-      await t.addMember(teamId, u);
-    }
-    const channelId = `C0ABT${n}`;
-    t.fake.addChannel(teamId, { id: channelId, name: `ab${n}`, members: [...people, `B${teamId.slice(1)}BOT`] });
-    const scheduleId = await createSchedule(t.deps.db, t.clock, {
-      teamId,
-      channelId,
-      time: "09:00",
-      tz: "UTC",
-      days: "mon,tue,wed,thu,fri,sat,sun",
-    });
-    const day = `2026-06-${String(n).padStart(2, "0")}`;
-    t.clock.set(`${day}T09:00:05Z`);
-    const [runId] = (await tick(t.deps)).started;
-    expect(runId).toBeDefined();
-    const asks = (u: string) =>
-      t.fake.messages(t.fake.dmFor(teamId, u)).filter((m) => m.text.startsWith("Time for standup")).length;
-    return {
-      teamId,
-      scheduleId,
-      runId: runId!,
-      people,
-      asks,
-      participants: () =>
-        rows<{ user_id: string; status: string; dm_channel: string | null; asked_at: unknown; remind_at: unknown }>(
-          t.deps.db,
-          sql`select user_id, status, dm_channel, asked_at, remind_at from run_participants where run_id = ${runId!}
-              order by user_id`,
-        ),
-      jobs: () =>
-        rows<{ name: string; state: string; retry_count: number }>(
-          t.deps.db,
-          sql`select name, state::text as state, retry_count from pgboss.job
-              where name in ('standup.asks', 'standup.ask') and data->>'teamId' = ${teamId} order by created_on`,
-        ),
-    };
-  }
 
   it("a fan-out of two chunks asks each member exactly once and records it as the single ask does", async () => {
     t.fake.reset();
-    const run = await claimedRun(ASK_CHUNK + 5);
+    const run = await claimedRun(t, ASK_CHUNK + 5, "B");
     await t.deps.queue.drain();
     for (const u of run.people) expect(run.asks(u), u).toBe(1);
-    const jobs = await run.jobs();
+    const jobs = (await run.jobs()).map(({ data: _data, ...job }) => job);
     // Two chunks and no single ask: every member was the plain case.
     expect(jobs).toEqual([
       { name: "standup.asks", state: "completed", retry_count: 0 },
@@ -98,7 +51,7 @@ describe("asks in chunks", async () => {
 
   it("a chunk whose job died after a post is retried: the rest are found by their key, nothing is posted twice", async () => {
     t.fake.reset();
-    const run = await claimedRun(6);
+    const run = await claimedRun(t, 6, "B");
     // The posts go out, then recording them fails (as a crash right after the posts would leave them): the claims
     // stay `sending` and the job fails.
     await t.deps.db.execute(
@@ -144,7 +97,7 @@ describe("asks in chunks", async () => {
 
   it("a chunk's DM that times out while Slack still posts it: its claim is left unknown, the single ask finds it", async () => {
     t.fake.reset();
-    const run = await claimedRun(3);
+    const run = await claimedRun(t, 3, "B");
     await t.deps.queue.drain({ only: ["standup.fanout"] });
     const sentAsks = async () =>
       (await t.deps.metrics.dmsSent.get()).values.find((v) => v.labels.kind === "ask")?.value ?? 0;
@@ -181,7 +134,7 @@ describe("asks in chunks", async () => {
     t.fake.reset();
     t.fake.fail("chat.postMessage", { delayMs: 0 }, 1); // the parent message
     t.fake.fail("chat.postMessage", { status: 429, retryAfter: 1 }, 1);
-    const run = await claimedRun(8);
+    const run = await claimedRun(t, 8, "B");
     const started = Date.now();
     await t.deps.queue.drain();
     for (const u of run.people) expect(run.asks(u), u).toBe(1);
@@ -198,7 +151,7 @@ describe("asks in chunks", async () => {
 
   it("a member erased while their chunk waits is taken out of it and never asked; the others are asked", async () => {
     t.fake.reset();
-    const run = await claimedRun(4);
+    const run = await claimedRun(t, 4, "B");
     await t.deps.queue.drain({ only: ["standup.fanout"] });
     const [gone, ...rest] = run.people;
     const erased = await t.deps.db.transaction((tx) => erasePerson(tx, run.teamId, gone!));
@@ -216,7 +169,7 @@ describe("asks in chunks", async () => {
   it("a run paused while its chunk posts stops there: the rest are not asked (pending), each asked one has one DM", async () => {
     t.fake.reset();
     const size = 20;
-    const run = await claimedRun(size);
+    const run = await claimedRun(t, size, "B");
     // The workspace's bucket is empty (tat a full burst ahead): the chunk's DMs go at the sustained 10 a second.
     await t.deps.db.execute(
       sql`insert into chat_rate_buckets (team_id, bucket, interval_ms, burst, tat, granted, wait_ms, updated_at)
