@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +49,13 @@ export default async function setup(project: TestProject) {
   await database.close();
   project.provide("pgliteSnapshot", file);
   project.provide("pgTemplate", template);
+  // The dashboard bundle the browser tests serve, built (when missing or stale) once before any worker starts: two
+  // workers that both start with a browser file would otherwise build into the same dist/web at once and break each
+  // other's output. Only when the run includes the browser tests (vitest.config.ts leaves them out on PostgreSQL).
+  if (!serverUrl || process.env.TEST_BROWSER_ON_POSTGRES === "1") {
+    const build = spawnSync(process.execPath, ["scripts/ensure-web-build.mjs"], { encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`dashboard build failed: ${build.stderr}`);
+  }
 
   return async () => {
     rmSync(dir, { recursive: true, force: true });

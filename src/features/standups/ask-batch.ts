@@ -26,12 +26,13 @@ export const ASK_CHUNK = 25;
 /** DMs of one chunk in flight at once. */
 export const POSTS_IN_FLIGHT = 4;
 /**
- * A posted DM is recorded (its claim `sent`, its first question's ts, asked_at) at most this long after its post
- * returned, together with the chunk's other DMs that returned meanwhile: soon enough for a reply to it to find its
- * run (answers.service.ts routes a DM reply by the first question's ts; a person takes longer to answer), and one
- * statement for several DMs (one per DM costs PostgreSQL about 3 ms of CPU per DM in bench:fanout).
+ * A posted DM is recorded (its claim `sent`, its first question's ts, asked_at) as soon as its post returns, together
+ * with the chunk's other DMs that returned while the last record was being written (a group commit): a reply to it
+ * must find its run (answers.service.ts routes a DM reply by the first question's ts), and a reply can come within
+ * milliseconds (a member answering the instant the DM lands, over Socket Mode: the fresh-clone test). A 100 ms wait
+ * to gather more DMs per statement left exactly that reply with "no standup waiting".
  */
-const FLUSH_MS = 100;
+const FLUSH_MS = 0;
 
 declare module "../../jobs/queue.ts" {
   interface JobPayloads {
