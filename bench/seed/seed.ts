@@ -226,7 +226,9 @@ export async function seedWorkspace(target: string | Database, opts: SeedOptions
               join pg_namespace n on n.oid = t.relnamespace
               where n.nspname = current_schema() and t.relname in ('responses', 'run_participants')
                 and not i.indisprimary
-                and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
+                and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
+                -- Kept: each participant row inserted looks up its member's answer by it (migration 0035's trigger).
+                and ic.relname <> 'responses_run_user_idx'`,
         );
         for (const r of found) await tx.execute(sql`drop index ${sql.identifier(r.name)}`);
         return found;

@@ -306,11 +306,17 @@ export const runParticipants = pgTable(
     /** Conversational answering: answers so far, in the order of their Slack messages. */
     draft: jsonb("draft").$type<DraftAnswer[]>(),
     createdAt: tstz("created_at").notNull(),
+    /**
+     * Whether the member has an answer for this run, and one reporting a blocker: kept by triggers on responses
+     * (migration 0035), so the participation views need no join to the answers. Never written by the app.
+     */
+    answered: boolean("answered").notNull().default(false),
+    hasBlocker: boolean("has_blocker").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.userId] }),
     index("run_participants_team_user_idx").on(t.teamId, t.userId),
-    // Also run_participants_run_cover_idx (run_id) INCLUDE (…): migration 0034.
+    // Also run_participants_run_cover_idx (run_id) INCLUDE (…): migrations 0034 and 0035.
     // The scheduler's per-member passes: asks that have come, reminders that are due.
     index("run_participants_ask_idx").on(t.status, t.askAt),
     index("run_participants_remind_idx").on(t.remindAt),

@@ -142,6 +142,15 @@ export async function dropUpbeatObjects(database: Pick<Database, "query">): Prom
   for (const { kind, name } of found) {
     await database.query(`drop ${kind} if exists public."${name.replaceAll('"', '""')}" cascade`, []);
   }
+  // The migrations' trigger functions (all named upbeat_…): a restore creates them again from the backup.
+  const functions = await database.query<{ name: string }>(
+    `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public' and starts_with(p.proname, 'upbeat_')`,
+    [],
+  );
+  for (const { name } of functions) {
+    await database.query(`drop function if exists public."${name.replaceAll('"', '""')}"() cascade`, []);
+  }
 }
 
 /**
