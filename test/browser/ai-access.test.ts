@@ -137,9 +137,10 @@ describe.runIf(hasChromium)("AI access: connected clients, revoke, key scopes", 
         expect(text).toMatch(/3 days ago/);
         expect(text).toMatch(/2 hours ago/);
       }
-      // The connect box: the OAuth address and the key path.
+      // The connect box: the OAuth address and the key path (the box fills in once /mcp-config answers, which may
+      // be after the grants).
       const connect = page.locator("section", { has: page.getByRole("heading", { name: "Connect an assistant" }) });
-      expect(await connect.textContent()).toContain("http://localhost:3000/mcp");
+      await expect.poll(() => connect.textContent()).toContain("http://localhost:3000/mcp");
       expect(await connect.textContent()).toContain("http://localhost:3000/mcp/key");
       expect(await page.getByRole("heading", { name: "API keys" }).count()).toBe(1);
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);

@@ -14,7 +14,7 @@ const ADMIN = "U0WEBADMIN";
 
 if (!hasChromium) {
   process.stderr.write(
-    `browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`,
+    `browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium-headless-shell or chromium, or set CHROMIUM_PATH)\n`,
   );
 }
 

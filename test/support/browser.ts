@@ -7,8 +7,16 @@ import { issueLoginToken } from "../../src/features/session/index.ts";
 import { ManualClock } from "../../src/lib/clock.ts";
 import { createTestApp, type TestApp, type TestAppOptions } from "./app.ts";
 
-/** The Chromium the browser tests drive (Debian's, or CHROMIUM_PATH). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Debian's headless shell of Chromium (package chromium-headless-shell): the same Chromium build as the `chromium`
+ * package, without the desktop browser's layers, and what Playwright itself drives for headless runs. It takes about
+ * 45 % less CPU than the full browser for the same test (issue 27: 10.5 against 19 s of Chromium CPU for the
+ * navigation test), and the browser tests are half the suite.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+/** The Chromium the browser tests drive: CHROMIUM_PATH, else Debian's headless shell, else Debian's chromium. */
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 /** For `describe.runIf(hasChromium)`: without a Chromium the browser tests are skipped. */
 export const hasChromium = existsSync(CHROMIUM);
 /** Where the browser tests leave their screenshots. */
