@@ -12,22 +12,13 @@
 # Every step fails the script. Podman's storage lives in a temporary folder, removed at the end; nothing is cached.
 # Called by .ci/run; by hand (root, PostgreSQL reachable on 127.0.0.1):
 #   bash scripts/ci-container.sh postgres://postgres@127.0.0.1:5432/any_db    (or with TEST_DATABASE_URL set)
-# In two halves (.ci/run builds while the tests run, niced, and smoke-tests after them): with CONTAINER_WORK set to
-# an empty folder, `… <url> build` does steps 1–3 and keeps podman's storage there (removed only if it fails);
-# `… <url> smoke` then does steps 4–5 on that image and removes everything.
 # The image runs on its own database (this URL's name + _container), created first (a PostgreSQL out of reach fails
 # before any building) and dropped after.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SERVER_URL=${1:-${TEST_DATABASE_URL:-}}
-[[ -n $SERVER_URL ]] || { echo "usage: $0 <postgres url> [all|build|smoke] (or set TEST_DATABASE_URL)" >&2; exit 2; }
-MODE=${2:-all}
-case $MODE in
-  all) ;;
-  build | smoke) [[ -n ${CONTAINER_WORK:-} && -d $CONTAINER_WORK ]] || { echo "$MODE: set CONTAINER_WORK to a folder" >&2; exit 2; } ;;
-  *) echo "unknown mode: $MODE (all, build or smoke)" >&2; exit 2 ;;
-esac
+[[ -n $SERVER_URL ]] || { echo "usage: $0 <postgres url> (or set TEST_DATABASE_URL)" >&2; exit 2; }
 READY_S=60
 STOP_S=10
 BASE_IMAGE=localhost/upbeat-base:node22
@@ -35,7 +26,7 @@ IMAGE=localhost/upbeat:ci
 NAME=upbeat-ci-$$
 
 T0=$SECONDS
-if [[ $MODE == all ]]; then TMP=$(mktemp -d -t upbeat-container.XXXXXX); else TMP=$CONTAINER_WORK; fi
+TMP=$(mktemp -d -t upbeat-container.XXXXXX)
 DB_URL=""
 CURRENT=""
 CONTAINER=""
@@ -70,15 +61,9 @@ pm() {
   podman --root "$TMP/storage" --runroot "$TMP/run" --tmpdir "$TMP/libpod" "$@" \
     2> >(grep -v 'unable to get systemd connection' >&2)
 }
-# Podman still keeps a blob cache and its network state in these; removed after if this run made them (the build
-# half notes them for the smoke half, which removes them).
+# Podman still keeps a blob cache and its network state in these; removed after if this run made them.
 made=()
-if [[ $MODE == smoke ]]; then
-  [[ -s $TMP/made.txt ]] && mapfile -t made <"$TMP/made.txt"
-else
-  for dir in /var/lib/containers /run/containers /run/libpod; do [[ -e $dir ]] || made+=("$dir"); done
-  if [[ $MODE == build ]] && ((${#made[@]})); then printf '%s\n' "${made[@]}" >"$TMP/made.txt"; fi
-fi
+for dir in /var/lib/containers /run/containers /run/libpod; do [[ -e $dir ]] || made+=("$dir"); done
 
 node_db() { # node_db URL SQL: one statement through the repository's pg client
   node -e 'const pg = require("pg"); const c = new pg.Client(process.argv[1]);
@@ -90,11 +75,6 @@ cleanup() {
   set +e
   trap - EXIT
   ((rc != 0)) && [[ -n $CURRENT ]] && printf 'container smoke test failed in: %s\n' "$CURRENT" >&2
-  if [[ $MODE == build ]] && ((rc == 0)); then
-    # The image stays in $TMP for the smoke half.
-    printf 'container image built: %s s\n' "$((SECONDS - T0))"
-    exit 0
-  fi
   pm rm -a -f -t 0 >/dev/null 2>&1
   # Whatever the storage driver left mounted under $TMP (deepest first), so that rm can remove it.
   awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' /proc/mounts | sort -r | xargs -r umount -l 2>/dev/null
@@ -107,7 +87,6 @@ cleanup() {
 trap cleanup EXIT
 
 # ---------------------------------------------------------------- 0. database (before the minutes of building)
-if [[ $MODE != build ]]; then
 phase "PostgreSQL: a database of the image's own"
 DB_NAME=$(node -e 'console.log(new URL(process.argv[1]).pathname.slice(1) || "postgres")' "$SERVER_URL")_container
 [[ $DB_NAME =~ ^[A-Za-z0-9_]+$ ]] || fail "unexpected database name: $DB_NAME"
@@ -115,9 +94,7 @@ node_db "$SERVER_URL" "drop database if exists $DB_NAME" || fail "cannot reach P
 node_db "$SERVER_URL" "create database $DB_NAME" || fail "create database $DB_NAME"
 DB_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.href)' "$SERVER_URL" "$DB_NAME")
 log "$DB_NAME"
-fi
 
-if [[ $MODE != smoke ]]; then
 # ---------------------------------------------------------------- 1. tools
 phase "podman, mmdebstrap, runc, podman-compose"
 missing=()
@@ -175,9 +152,6 @@ size=$(pm image inspect "$IMAGE" --format '{{.Size}}')
 base_size=$(pm image inspect "$BASE_IMAGE" --format '{{.Size}}')
 log "image $IMAGE: $((size / 1000000)) MB ($((base_size / 1000000)) MB of it the base: Debian minbase, Node, npm)"
 [[ $(pm image inspect "$IMAGE" --format '{{.Config.Healthcheck}}') == *healthz* ]] || fail "the image has no HEALTHCHECK"
-fi
-[[ $MODE == build ]] && exit 0
-pm image exists "$IMAGE" || fail "no image $IMAGE in $TMP: run the build half first"
 
 # ---------------------------------------------------------------- 4. run
 phase "start on PostgreSQL (production config, HTTP mode)"
