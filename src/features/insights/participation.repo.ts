@@ -175,9 +175,14 @@ const memberRowsSql = (teamId: string, f: Filters) => sql`
   where m.team_id = ${teamId} ${f.userId ? sql`and m.user_id = ${f.userId}` : sql``}
     and (pm.user_id is not null ${f.scheduleId ? sql`` : sql`or m.active`})`;
 
-/** The window's asked rows, computed once for every view of a statement. */
+/**
+ * The window's asked rows for every view of a statement. Not materialized: since the answers are on the participant
+ * rows (0035) each view reads the window's participants again from the covering index, which is cheaper than storing
+ * ~105k rows once and scanning them three times (5,000 members: 30 days 128 -> 100 ms, 7 days 48 -> 39 ms, a year
+ * 1.5 -> 1.16 s; the same output).
+ */
 const askedCte = (teamId: string, from: string, to: string, f: Filters, now: Date) =>
-  sql`asked as materialized (${askedRows(teamId, from, to, f, now)})`;
+  sql`asked as not materialized (${askedRows(teamId, from, to, f, now)})`;
 
 /** Per member (see memberRowsSql), by name. */
 export function memberParticipation(ex: Executor, teamId: string, from: string, to: string, f: Filters, now: Date) {
@@ -190,9 +195,8 @@ export function memberParticipation(ex: Executor, teamId: string, from: string, 
 }
 
 /**
- * Analytics' participation per day and per member in one statement: the window's asked rows (one answer lookup
- * per participant, the bulk of the cost) are worked out once instead of once per view (issue 27: 5,000 members,
- * 30 days, ~105k rows). Both come back as JSON in one row, as participationByDay and memberParticipation give them.
+ * Analytics' participation per day and per member in one statement (issue 27: 5,000 members, 30 days, ~105k asked
+ * rows). Both come back as JSON in one row, as participationByDay and memberParticipation give them.
  */
 export async function participationAndMembers(
   ex: Executor,
