@@ -1,36 +1,57 @@
 -- Dashboard at size (issue 27): whether each asked participant answered, and with a blocker, kept on the
 -- participant row itself, so the participation views (stats, reports, analytics, MCP) read a window's
 -- participants by run and need no join to the answers (at 5,000 members × 30 days that join was ~90 of ~220 ms).
--- Exact by construction: triggers on responses keep the two columns in step with every insert, edit and delete of
--- an answer, whatever code path writes it, and a participant row added after its member's answer starts from it.
+-- Exact by construction: triggers on responses keep the two columns in step with every insert, edit, move and
+-- delete of an answer, whatever code path writes it, and a participant row added after its answer starts from it.
+--
+-- Locked first in the order the answer path takes them (responses, then run_participants): an older instance
+-- answering during the upgrade waits for the migration instead of deadlocking with it.
+LOCK TABLE "responses" IN SHARE ROW EXCLUSIVE MODE;--> statement-breakpoint
+LOCK TABLE "run_participants" IN ACCESS EXCLUSIVE MODE;--> statement-breakpoint
 ALTER TABLE "run_participants" ADD COLUMN IF NOT EXISTS "answered" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "run_participants" ADD COLUMN IF NOT EXISTS "has_blocker" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 UPDATE "run_participants" p SET "answered" = true, "has_blocker" = r."has_blocker"
   FROM "responses" r WHERE r."run_id" = p."run_id" AND r."user_id" = p."user_id";--> statement-breakpoint
--- The (run, member) keys an answer change touches are set from what answers they have now (a member answers a run
--- at most once; `bool_or` keeps it exact even if two rows ever shared a key). A row already right is not written.
-CREATE OR REPLACE FUNCTION "upbeat_sync_participant_answer"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Inserted and deleted answers: one set-based update per statement over the (run, member) keys it touched (a
+-- statement importing or erasing a million answers runs one update, not a million). Each key is set from the
+-- answers it has now (a member answers a run at most once; bool_or keeps it exact even if two rows shared a key);
+-- a row already right is not written.
+CREATE OR REPLACE FUNCTION "upbeat_participant_answers_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE "run_participants" p SET "answered" = s.answered, "has_blocker" = s.has_blocker
-      FROM (SELECT count(*) > 0 AS answered, coalesce(bool_or(r."has_blocker"), false) AS has_blocker
-              FROM "responses" r WHERE r."run_id" = OLD."run_id" AND r."user_id" = OLD."user_id") s
-      WHERE p."run_id" = OLD."run_id" AND p."user_id" = OLD."user_id"
-        AND (p."answered", p."has_blocker") IS DISTINCT FROM (s.answered, s.has_blocker);
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    UPDATE "run_participants" p SET "answered" = true, "has_blocker" = s.has_blocker
-      FROM (SELECT coalesce(bool_or(r."has_blocker"), false) AS has_blocker
-              FROM "responses" r WHERE r."run_id" = NEW."run_id" AND r."user_id" = NEW."user_id") s
-      WHERE p."run_id" = NEW."run_id" AND p."user_id" = NEW."user_id"
-        AND (p."answered", p."has_blocker") IS DISTINCT FROM (true, s.has_blocker);
-  END IF;
+  UPDATE "run_participants" p SET "answered" = s.answered, "has_blocker" = s.has_blocker
+    FROM (SELECT k.run_id, k.user_id, count(r."run_id") > 0 AS answered,
+                 coalesce(bool_or(r."has_blocker"), false) AS has_blocker
+            FROM (SELECT DISTINCT "run_id", "user_id" FROM changed) k
+            LEFT JOIN "responses" r ON r."run_id" = k.run_id AND r."user_id" = k.user_id
+           GROUP BY k.run_id, k.user_id) s
+    WHERE p."run_id" = s.run_id AND p."user_id" = s.user_id
+      AND (p."answered", p."has_blocker") IS DISTINCT FROM (s.answered, s.has_blocker);
   RETURN NULL;
 END $$;--> statement-breakpoint
-CREATE OR REPLACE TRIGGER "responses_sync_participant_answer"
-  AFTER INSERT OR DELETE OR UPDATE OF "run_id", "user_id", "has_blocker" ON "responses"
-  FOR EACH ROW EXECUTE FUNCTION "upbeat_sync_participant_answer"();--> statement-breakpoint
--- A participant row inserted after its member's answer (or with the columns left at their default) starts from it.
+CREATE OR REPLACE TRIGGER "responses_inserted_participant_answer"
+  AFTER INSERT ON "responses" REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION "upbeat_participant_answers_changed"();--> statement-breakpoint
+CREATE OR REPLACE TRIGGER "responses_deleted_participant_answer"
+  AFTER DELETE ON "responses" REFERENCING OLD TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION "upbeat_participant_answers_changed"();--> statement-breakpoint
+-- An edit of the blocker, or an answer moved to another run or member (a column list allows no transition table,
+-- so per row; an answer's edit is one row): both its old and its new key are set again.
+CREATE OR REPLACE FUNCTION "upbeat_participant_answer_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "run_participants" p SET "answered" = s.answered, "has_blocker" = s.has_blocker
+    FROM (SELECT k.run_id, k.user_id, count(r."run_id") > 0 AS answered,
+                 coalesce(bool_or(r."has_blocker"), false) AS has_blocker
+            FROM (VALUES (OLD."run_id", OLD."user_id"), (NEW."run_id", NEW."user_id")) AS k(run_id, user_id)
+            LEFT JOIN "responses" r ON r."run_id" = k.run_id AND r."user_id" = k.user_id
+           GROUP BY k.run_id, k.user_id) s
+    WHERE p."run_id" = s.run_id AND p."user_id" = s.user_id
+      AND (p."answered", p."has_blocker") IS DISTINCT FROM (s.answered, s.has_blocker);
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE OR REPLACE TRIGGER "responses_updated_participant_answer"
+  AFTER UPDATE OF "run_id", "user_id", "has_blocker" ON "responses"
+  FOR EACH ROW EXECUTE FUNCTION "upbeat_participant_answer_updated"();--> statement-breakpoint
+-- A participant row inserted after its member's answer (or with the columns given by hand) starts from it.
 CREATE OR REPLACE FUNCTION "upbeat_participant_answer_on_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   SELECT count(*) > 0, coalesce(bool_or(r."has_blocker"), false) INTO NEW."answered", NEW."has_blocker"

@@ -166,7 +166,14 @@ export interface WorkspaceErasure {
  */
 export async function eraseWorkspace(ex: Executor, teamId: string): Promise<WorkspaceErasure> {
   let total = 0;
-  for (const table of await teamTables(ex)) {
+  // The participants go before the answers: the answers' delete trigger (migration 0035) then has no participant
+  // row left to update.
+  const tables = await teamTables(ex);
+  const ordered = [
+    ...tables.filter((t) => t === "run_participants"),
+    ...tables.filter((t) => t !== "run_participants"),
+  ];
+  for (const table of ordered) {
     total += await affected(ex, sql`delete from ${sql.identifier(table)} where team_id = ${teamId}`);
   }
   if (!(await hasJobTable(ex))) return { rows: total, jobs: 0 };

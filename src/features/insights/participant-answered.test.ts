@@ -99,6 +99,20 @@ describe("a participant's answered and has_blocker follow their answer", async (
     expect(await mismatches()).toEqual([]);
   });
 
+  it("one statement that deletes or inserts several answers sets each of their participants", async () => {
+    await t.deps.db.execute(
+      sql`insert into responses (team_id, schedule_id, run_id, user_id, standup_date, answers, has_blocker, submitted_at)
+          values (${TEAM}, ${scheduleId}, ${runId}, 'U0B', ${DATE}, '["a","b","stuck"]', true, now()),
+                 (${TEAM}, ${scheduleId}, ${runId}, 'U0D', ${DATE}, '["a","b","none"]', false, now())`,
+    );
+    expect((await state()).U0B).toEqual([true, true]);
+    expect((await state()).U0D).toEqual([true, false]);
+    await t.deps.db.execute(sql`delete from responses where run_id = ${runId} and user_id in ('U0B', 'U0D')`);
+    expect((await state()).U0B).toEqual([false, false]);
+    expect((await state()).U0D).toEqual([false, false]);
+    expect(await mismatches()).toEqual([]);
+  });
+
   it("is what analytics counts: a deleted answer is a miss, a new one an answer", async () => {
     const figures = async () => {
       const { daily, members } = await participationAndMembers(t.deps.db, TEAM, DATE, DATE, {}, t.clock.now());
