@@ -1,34 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR } from "./migrate.ts";
+import { describe, expect, it } from "vitest";
+import { pgliteBefore } from "../../test/support/older-level.ts";
 
 /**
  * Upgrading to blocker items (0029): the blockers counted active just before (a member's latest answer in a live
  * standup within 7 days reports one) become open items, so the figure reads the same after the upgrade.
  */
 describe("migration 0029 on a database with answers", () => {
-  const root = mkdtempSync(join(tmpdir(), "upbeat-0029-"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
   it("opens an item for each member's latest blocker answer of the last 7 days, in live standups only", async () => {
-    // The migrations up to 0028: the same files, with the journal cut before 0029.
-    const before = join(root, "before");
-    cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    const journalPath = join(before, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const cut = journal.entries.findIndex((e) => e.tag === "0029_standups_beyond");
-    expect(cut).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, cut);
-    writeFileSync(journalPath, JSON.stringify(journal));
-
-    const pg = new PGlite();
-    const db = drizzle(pg);
-    await migrate(db, { migrationsFolder: before });
+    // The migrations up to 0028, as an older Upbeat left the database.
+    const { pg, upgrade } = await pgliteBefore("0029_standups_beyond");
     const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
     await pg.exec(`
       insert into schedules (id, team_id, channel_id, schedule_time, schedule_tz, schedule_days, questions, created_at, updated_at, deleted_at)
@@ -42,7 +22,7 @@ describe("migration 0029 on a database with answers", () => {
         ('T1', 'S1', 4, 'U_OLD', '${day(9)}', '[]', 'long ago', true, now()),
         ('T1', 'S2', 5, 'U_DELETED', '${day(1)}', '[]', 'deleted standup', true, now());
     `);
-    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    await upgrade();
     const { rows } = await pg.query<{ user_id: string; text: string; status: string; opened_date: string }>(
       "select user_id, text, status, opened_date::text as opened_date from blockers order by user_id",
     );

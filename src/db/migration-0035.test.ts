@@ -1,33 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR } from "./migrate.ts";
+import { describe, expect, it } from "vitest";
+import { pgliteBefore } from "../../test/support/older-level.ts";
 
 /**
  * Upgrading to answers kept on the participant (0035): every participant of the runs already stored starts from
  * their answer, so the participation figures read the same after the upgrade as before it.
  */
 describe("migration 0035 on a database with answers", () => {
-  const root = mkdtempSync(join(tmpdir(), "upbeat-0035-"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
   it("sets answered and has_blocker of each participant from their answer to that run", async () => {
-    const before = join(root, "before");
-    cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    const journalPath = join(before, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const cut = journal.entries.findIndex((e) => e.tag === "0035_participant_answered");
-    expect(cut).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, cut);
-    writeFileSync(journalPath, JSON.stringify(journal));
-
-    const pg = new PGlite();
-    const db = drizzle(pg);
-    await migrate(db, { migrationsFolder: before });
+    const { pg, upgrade } = await pgliteBefore("0035_participant_answered");
     await pg.exec(`
       insert into run_participants (run_id, user_id, team_id, status, created_at) values
         (1, 'U_ANSWERED', 'T1', 'answered', now()), (1, 'U_BLOCKED', 'T1', 'answered', now()),
@@ -37,7 +17,7 @@ describe("migration 0035 on a database with answers", () => {
         ('T1', 'S1', 1, 'U_BLOCKED', '2026-03-09', '[]', true, now()),
         ('T1', 'S1', 3, 'U_MISSED', '2026-03-11', '[]', true, now());
     `);
-    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    await upgrade();
     const { rows } = await pg.query<{ run_id: number; user_id: string; answered: boolean; has_blocker: boolean }>(
       "select run_id::int as run_id, user_id, answered, has_blocker from run_participants order by run_id, user_id",
     );

@@ -12,20 +12,25 @@ ALTER TABLE "run_participants" ADD COLUMN IF NOT EXISTS "answered" boolean DEFAU
 ALTER TABLE "run_participants" ADD COLUMN IF NOT EXISTS "has_blocker" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 UPDATE "run_participants" p SET "answered" = true, "has_blocker" = r."has_blocker"
   FROM "responses" r WHERE r."run_id" = p."run_id" AND r."user_id" = p."user_id";--> statement-breakpoint
--- Inserted and deleted answers: one set-based update per statement over the (run, member) keys it touched (a
--- statement importing or erasing a million answers runs one update, not a million). Each key is set from the
--- answers it has now (a member answers a run at most once; bool_or keeps it exact even if two rows shared a key);
--- a row already right is not written.
-CREATE OR REPLACE FUNCTION "upbeat_participant_answers_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Sets the participants of the given (run, member) keys from the answers they have now (a member answers a run at
+-- most once; bool_or keeps it exact even if two rows shared a key); a row already right is not written.
+CREATE OR REPLACE FUNCTION "upbeat_sync_participant_answers"(run_ids bigint[], user_ids text[]) RETURNS void
+LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE "run_participants" p SET "answered" = s.answered, "has_blocker" = s.has_blocker
     FROM (SELECT k.run_id, k.user_id, count(r."run_id") > 0 AS answered,
                  coalesce(bool_or(r."has_blocker"), false) AS has_blocker
-            FROM (SELECT DISTINCT "run_id", "user_id" FROM changed) k
+            FROM (SELECT DISTINCT * FROM unnest(run_ids, user_ids) AS u(run_id, user_id)) k
             LEFT JOIN "responses" r ON r."run_id" = k.run_id AND r."user_id" = k.user_id
            GROUP BY k.run_id, k.user_id) s
     WHERE p."run_id" = s.run_id AND p."user_id" = s.user_id
       AND (p."answered", p."has_blocker") IS DISTINCT FROM (s.answered, s.has_blocker);
+END $$;--> statement-breakpoint
+-- Inserted and deleted answers: once per statement over the keys it touched (a statement importing or erasing a
+-- million answers runs one update, not a million).
+CREATE OR REPLACE FUNCTION "upbeat_participant_answers_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "upbeat_sync_participant_answers"(array(SELECT "run_id" FROM changed), array(SELECT "user_id" FROM changed));
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE OR REPLACE TRIGGER "responses_inserted_participant_answer"
@@ -38,14 +43,7 @@ CREATE OR REPLACE TRIGGER "responses_deleted_participant_answer"
 -- so per row; an answer's edit is one row): both its old and its new key are set again.
 CREATE OR REPLACE FUNCTION "upbeat_participant_answer_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "run_participants" p SET "answered" = s.answered, "has_blocker" = s.has_blocker
-    FROM (SELECT k.run_id, k.user_id, count(r."run_id") > 0 AS answered,
-                 coalesce(bool_or(r."has_blocker"), false) AS has_blocker
-            FROM (VALUES (OLD."run_id", OLD."user_id"), (NEW."run_id", NEW."user_id")) AS k(run_id, user_id)
-            LEFT JOIN "responses" r ON r."run_id" = k.run_id AND r."user_id" = k.user_id
-           GROUP BY k.run_id, k.user_id) s
-    WHERE p."run_id" = s.run_id AND p."user_id" = s.user_id
-      AND (p."answered", p."has_blocker") IS DISTINCT FROM (s.answered, s.has_blocker);
+  PERFORM "upbeat_sync_participant_answers"(ARRAY[OLD."run_id", NEW."run_id"], ARRAY[OLD."user_id", NEW."user_id"]);
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE OR REPLACE TRIGGER "responses_updated_participant_answer"

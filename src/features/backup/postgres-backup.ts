@@ -143,14 +143,13 @@ export async function dropUpbeatObjects(database: Pick<Database, "query">): Prom
     await database.query(`drop ${kind} if exists public."${name.replaceAll('"', '""')}" cascade`, []);
   }
   // The migrations' trigger functions (all named upbeat_…): a restore creates them again from the backup.
-  const functions = await database.query<{ name: string }>(
-    `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+  const functions = await database.query<{ signature: string }>(
+    `select format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)) as signature
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'public' and starts_with(p.proname, 'upbeat_')`,
     [],
   );
-  for (const { name } of functions) {
-    await database.query(`drop function if exists public."${name.replaceAll('"', '""')}"() cascade`, []);
-  }
+  for (const { signature } of functions) await database.query(`drop function if exists ${signature} cascade`, []);
 }
 
 /**
