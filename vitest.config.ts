@@ -6,10 +6,12 @@ import HeavyFirstSequencer from "./test/support/sequencer.ts";
 // after file. On the embedded database the suite keeps every core busy with one worker per core (at least two):
 // three workers on two cores took 548 s against 567 s, for 8 % more CPU (issue 27). On PostgreSQL a file spends
 // much of its time waiting for the server, so two workers left 40 % of two cores idle (264 s); two per core (at
-// least four) took 186 s for the same CPU. TEST_WORKERS overrides both.
+// least four) took 186 s for the same CPU; at most eight, so that a big machine stays within a server's
+// connections (each file opens a pool of its own). TEST_WORKERS overrides both.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const cores = availableParallelism();
-const workers = Number(process.env.TEST_WORKERS) || (onPostgres ? Math.max(4, 2 * cores) : Math.max(2, cores));
+const workers =
+  Number(process.env.TEST_WORKERS) || (onPostgres ? Math.min(8, Math.max(4, 2 * cores)) : Math.max(2, cores));
 
 // On PostgreSQL (TEST_DATABASE_URL set) the browser tests are left out: the pages only read and write through the
 // dashboard API, whose own tests run on both databases, so a page cannot behave differently on PostgreSQL. They cost
