@@ -62,9 +62,11 @@ describe("dynamically registered clients with a secret", async () => {
     expect(noSecret.statusCode).toBe(401);
     expect(noSecret.json().error).toBe("invalid_client");
     const wrong = await codeFor(client.client_id);
+    // The secret with its last character changed (to another one: a secret may end in "x").
+    const secret = client.client_secret!;
     const wrongSecret = await tokenRequest(t, {
       ...form(client.client_id, wrong.code, wrong.verifier),
-      client_secret: `${client.client_secret!.slice(0, -1)}x`,
+      client_secret: `${secret.slice(0, -1)}${secret.endsWith("x") ? "y" : "x"}`,
     });
     expect(wrongSecret.statusCode).toBe(401);
 
